@@ -1,0 +1,232 @@
+#!/bin/sh
+# Tests of kemu.  Prints "PASS: kemu: WHAT" or "FAIL: kemu: WHAT" per
+# check (read by tests/osync.kemu/kemu.exp); exits 1 if any failed.
+# Run through "make -C kemu check", which builds kemu, kt64 and kt32.
+# Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
+
+here=$(cd "$(dirname "$0")" && pwd)
+kemu=$here/../kemu
+tmp=${KEMU_TMP:-$here/tmp}
+failed=0
+
+rm -rf "$tmp"
+mkdir -p "$tmp" || exit 1
+file=$tmp/file
+: > "$file"
+mkdir "$tmp/dir"
+
+pass () { echo "PASS: kemu: $*"; }
+fail () { echo "FAIL: kemu: $*"; failed=1; }
+
+# run OUT VERSION CMD...: run CMD under kemu with a fresh log; its
+# stdout and stderr go to OUT, its status to $rc, the log to $tmp/log.
+run ()
+{
+  out=$1 ver=$2
+  shift 2
+  rm -f "$tmp/log"
+  "$kemu" --kernel "$ver" --log "$tmp/log" -- "$@" > "$out" 2>&1
+  rc=$?
+}
+
+# getfl OUT: the F_GETFL value kt printed, as a decimal number.
+getfl ()
+{
+  v=$(sed -n 's/^getfl \(0[0-7]*\)$/\1/p' "$1")
+  [ -n "$v" ] && echo $((v))
+}
+
+# check_flags WHAT VERSION KT CALL FLAGS MASK WANT: KT (kt64 or kt32)
+# opens the file with CALL and FLAGS (octal) under VERSION; F_GETFL
+# masked with MASK must be WANT (both octal).
+check_flags ()
+{
+  what=$1 ver=$2 kt=$3 call=$4 flags=$5 mask=$6 want=$7
+  run "$tmp/out" "$ver" "$here/$kt" "$call" "$file" "$flags"
+  got=$(getfl "$tmp/out")
+  if [ "$rc" -ne 0 ] || [ -z "$got" ]; then
+    fail "$what (exit $rc: $(cat "$tmp/out"))"
+  elif [ $((got & mask)) -ne $((want)) ]; then
+    fail "$what (F_GETFL $(printf %#o "$got"), want $want in $mask)"
+  else
+    pass "$what"
+  fi
+}
+
+# check_log WHAT REGEXP: a line of the last run's log matches REGEXP.
+check_log ()
+{
+  if grep -Eq "$2" "$tmp/log" 2>/dev/null; then
+    pass "$1"
+  else
+    fail "$1 (log: $(cat "$tmp/log" 2>/dev/null), want /$2/)"
+  fi
+}
+
+for kt in kt64 kt32; do
+  case $kt in
+    kt64) arch=x86_64 ;;
+    kt32) arch=i386 ;;
+  esac
+
+  # O_SYNC is O_DSYNC|__O_SYNC (04010000); 2.6.32 knew only O_DSYNC.
+  for call in open openat; do
+    check_flags "$kt $call O_SYNC under 2.6.32 gives O_DSYNC" \
+      2.6.32 $kt $call 04010001 04010000 010000
+    check_log "$kt $call O_SYNC under 2.6.32 is logged" \
+      "^[0-9]+ $arch $call 04010001 010001\$"
+    check_flags "$kt $call O_SYNC under 2.6.33 stays O_SYNC" \
+      2.6.33 $kt $call 04010001 04010000 04010000
+    check_flags "$kt $call O_SYNC under current stays O_SYNC" \
+      current $kt $call 04010001 04010000 04010000
+    if [ -s "$tmp/log" ]; then
+      fail "$kt $call under current rewrites nothing ($(cat "$tmp/log"))"
+    else
+      pass "$kt $call under current rewrites nothing"
+    fi
+  done
+
+  # O_PATH (010000000): unknown to 2.6.32, which opened the file
+  # O_RDONLY instead.
+  check_flags "$kt O_PATH under 2.6.32 is dropped" \
+    2.6.32 $kt openat 010000000 010000000 0
+  check_flags "$kt O_PATH under 2.6.39 is kept" \
+    2.6.39 $kt openat 010000000 010000000 010000000
+
+  # The project's __O_RSYNC (01000000000) is unknown to every row.
+  check_flags "$kt O_RSYNC|O_DSYNC under 5.6 gives O_DSYNC" \
+    5.6 $kt open 01000010001 01000010000 010000
+  check_log "$kt O_RSYNC under 5.6 is logged" \
+    "^[0-9]+ $arch open 01000010001 010001\$"
+
+  # O_TMPFILE is __O_TMPFILE|O_DIRECTORY, so that kernels before 3.11
+  # fail it with EISDIR instead of opening the directory for writing.
+  run "$tmp/out" 3.11 "$here/$kt" openat "$tmp/dir" 020200002
+  if [ "$rc" -eq 0 ] && grep -q '^getfl ' "$tmp/out"; then
+    pass "$kt O_TMPFILE under 3.11 works"
+  else
+    fail "$kt O_TMPFILE under 3.11 works (exit $rc: $(cat "$tmp/out"))"
+  fi
+  run "$tmp/out" 2.6.39 "$here/$kt" openat "$tmp/dir" 020200002
+  if grep -q 'Is a directory' "$tmp/out"; then
+    pass "$kt O_TMPFILE under 2.6.39 fails with EISDIR"
+  else
+    fail "$kt O_TMPFILE under 2.6.39 fails with EISDIR ($(cat "$tmp/out"))"
+  fi
+
+  # openat2 is new in 5.6.
+  run "$tmp/out" 2.6.32 "$here/$kt" openat2 "$file"
+  if grep -qx 'openat2 ENOSYS' "$tmp/out"; then
+    pass "$kt openat2 under 2.6.32 fails with ENOSYS"
+  else
+    fail "$kt openat2 under 2.6.32 fails with ENOSYS ($(cat "$tmp/out"))"
+  fi
+  check_log "$kt openat2 under 2.6.32 is logged" \
+    "^[0-9]+ $arch openat2 0 ENOSYS\$"
+  run "$tmp/out" 5.6 "$here/$kt" openat2 "$file"
+  if grep -qx 'openat2 ok' "$tmp/out"; then
+    pass "$kt openat2 under 5.6 works"
+  else
+    fail "$kt openat2 under 5.6 works ($(cat "$tmp/out"))"
+  fi
+
+  # F_SETFL: only the log shows it (the kernel ignores these bits).
+  run "$tmp/out" 2.6.32 "$here/$kt" setfl "$file" 01004002000
+  if [ "$rc" -eq 0 ]; then
+    pass "$kt F_SETFL under 2.6.32 succeeds"
+  else
+    fail "$kt F_SETFL under 2.6.32 succeeds (exit $rc: $(cat "$tmp/out"))"
+  fi
+  check_log "$kt F_SETFL under 2.6.32 is logged" \
+    "^[0-9]+ $arch fcntl 01004002000 02000\$"
+  if [ $kt = kt32 ]; then
+    check_log "$kt F_SETFL with fcntl64 under 2.6.32 is logged" \
+      "^[0-9]+ $arch fcntl64 01004002000 02000\$"
+  fi
+
+  # Other processes and threads of the tracee.
+  for how in fork thread; do
+    check_flags "$kt O_SYNC from a $how under 2.6.32 gives O_DSYNC" \
+      2.6.32 $kt $how 04010001 04010000 010000
+    check_log "$kt O_SYNC from a $how under 2.6.32 is logged" \
+      "^[0-9]+ $arch open 04010001 010001\$"
+  done
+
+  # Exit status and signals.
+  run "$tmp/out" 2.6.32 "$here/$kt" exit 3
+  if [ "$rc" -eq 3 ]; then
+    pass "$kt exit status 3 is passed through"
+  else
+    fail "$kt exit status 3 is passed through (got $rc)"
+  fi
+  run "$tmp/out" 2.6.32 "$here/$kt" kill
+  if [ "$rc" -eq 143 ]; then
+    pass "$kt death by SIGTERM gives status 143"
+  else
+    fail "$kt death by SIGTERM gives status 143 (got $rc)"
+  fi
+  run "$tmp/out" 2.6.32 "$here/$kt" signal
+  if [ "$rc" -eq 0 ] && grep -qx 'signals 2' "$tmp/out"; then
+    pass "$kt SIGUSR1 is delivered to its handler"
+  else
+    fail "$kt SIGUSR1 is delivered to its handler (exit $rc: $(cat "$tmp/out"))"
+  fi
+done
+
+# Usage errors.
+"$kemu" --kernel 2.4.0 -- true > "$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "unknown kernel version '2.4.0'" "$tmp/out"; then
+  pass "unknown version fails with status 2"
+else
+  fail "unknown version fails with status 2 (exit $rc: $(cat "$tmp/out"))"
+fi
+"$kemu" --kernel 2.6.32 > "$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q 'no command given' "$tmp/out"; then
+  pass "missing command fails with status 2"
+else
+  fail "missing command fails with status 2 (exit $rc: $(cat "$tmp/out"))"
+fi
+"$kemu" -- true > "$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q 'no --kernel given' "$tmp/out"; then
+  pass "missing --kernel fails with status 2"
+else
+  fail "missing --kernel fails with status 2 (exit $rc: $(cat "$tmp/out"))"
+fi
+"$kemu" --kernel 2.6.32 -- "$tmp/no-such-command" > "$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 127 ] && grep -q 'No such file' "$tmp/out"; then
+  pass "command not found fails with status 127"
+else
+  fail "command not found fails with status 127 (exit $rc: $(cat "$tmp/out"))"
+fi
+
+# PTRACE_O_EXITKILL: killing kemu kills the tracee.
+"$kemu" --kernel 2.6.32 -- sh -c 'echo $$ > "$1"; exec sleep 60' sh \
+  "$tmp/pid" > /dev/null 2>&1 &
+kpid=$!
+i=0
+while [ ! -s "$tmp/pid" ] && [ $i -lt 50 ]; do
+  sleep 0.1
+  i=$((i + 1))
+done
+tpid=$(cat "$tmp/pid" 2>/dev/null)
+kill -KILL $kpid
+wait $kpid 2>/dev/null
+i=0
+# Gone, or a zombie waiting for init.
+while [ -n "$tpid" ] && [ $i -lt 50 ] \
+      && grep -qv '^[0-9]* ([^)]*) Z' "/proc/$tpid/stat" 2>/dev/null; do
+  sleep 0.1
+  i=$((i + 1))
+done
+if [ -n "$tpid" ] && [ "$tpid" != $kpid ] && [ $i -lt 50 ]; then
+  pass "killing kemu kills the tracee"
+else
+  kill -KILL "$tpid" 2>/dev/null
+  fail "killing kemu kills the tracee"
+fi
+
+exit $failed
