@@ -1,0 +1,258 @@
+#!/bin/bash
+# What synchronized I/O costs through the unpatched glibc and through
+# the patched one: bench/syncbench.c built against each, run alternately
+# round after round so that drift (other load, the disk's own state)
+# falls on all of them alike.  Three configurations:
+#   unpatched         built against the unpatched glibc, run on it
+#   patched (new)     built against the patched glibc (open@GLIBC_2.37...)
+#   patched (compat)  the unpatched build run on the patched glibc, through
+#                     the old symbol versions an old binary uses
+# Writes $OSYNC_RESULTS/bench-sync.md (table: median ops/s per method,
+# patched/unpatched ratios), bench-sync.png (p50 latency per method and
+# glibc) and bench-sync.csv (every run).
+#
+# usage: syncbench.sh [--rounds R] [--seconds S] [--warmup N]
+#                     [--methods LIST] [DIR]
+# DIR is where the test file goes (default /var/tmp): a directory on the
+# disk to measure.  The defaults can also come from the environment:
+# SYNCBENCH_ROUNDS (5), SYNCBENCH_SECONDS (2), SYNCBENCH_DIR (/var/tmp).
+# Needs OSYNC_STATE (build-patched-x86_64, build-baseline-x86_64) and
+# OSYNC_RESULTS, as 'make bench' passes them.
+#
+# TODO: a QEMU-guest mode (run the three configurations inside a guest
+# with its own kernel and disk, e.g. to measure a kernel that implements
+# O_RSYNC).  Not implemented.
+#
+# Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../driver/lib.sh"
+
+rounds=${SYNCBENCH_ROUNDS:-5}
+seconds=${SYNCBENCH_SECONDS:-2}
+warmup=20
+methods=all
+dir=${SYNCBENCH_DIR:-/var/tmp}
+while [ $# -gt 0 ]; do
+  case $1 in
+    --rounds) rounds=${2:?--rounds wants a number}; shift 2 ;;
+    --seconds) seconds=${2:?--seconds wants a number}; shift 2 ;;
+    --warmup) warmup=${2:?--warmup wants a number}; shift 2 ;;
+    --methods) methods=${2:?--methods wants a list}; shift 2 ;;
+    -h|--help) sed -n '2,/^# Copyright/p' "$0" | sed 's/^# \{0,1\}//;$d'; exit 0 ;;
+    -*) die "unknown option '$1' (see $0 --help)" ;;
+    *) dir=$1; shift ;;
+  esac
+done
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--rounds wants a positive whole number, not '$rounds'"
+[[ $seconds =~ ^[0-9]*\.?[0-9]+$ ]] || die "--seconds wants a positive number, not '$seconds'"
+
+need_var OSYNC_STATE OSYNC_RESULTS
+# Only x86_64 for now (the i386 builds would need their own loader and
+# library path below).
+abi=x86_64
+ld=lib64/ld-linux-x86-64.so.2
+
+# Everything that can be wrong before a single measurement.
+command -v gnuplot >/dev/null \
+  || die "gnuplot is missing; install it with 'apt-get install -y gnuplot-nox' (after 'apt-get update' if apt cannot find it)"
+command -v gawk >/dev/null || die "gawk is missing; install it with 'apt-get install -y gawk'"
+command -v objdump >/dev/null || die "objdump is missing; install it with 'apt-get install -y binutils'"
+# state_root WHICH: the staging root of the patched or baseline glibc.
+state_root ()
+{
+  local f=$OSYNC_STATE/build-$1-$abi r
+  [ -s "$f" ] || die "$f is missing: build the $1 glibc first ('make build build-baseline', which 'make bench' does)"
+  r=$(cat "$f")/root
+  [ -x "$r/$ld" ] || die "$r has no $ld: the $1 build named in $f is gone or incomplete; rebuild it ('make build build-baseline')"
+  echo "$r"
+}
+root_patched=$(state_root patched)
+root_baseline=$(state_root baseline)
+[ -d "$dir" ] || die "benchmark directory $dir does not exist; give an existing directory on the disk to measure (default /var/tmp)"
+probe=$(mktemp -p "$dir" .syncbench-probe.XXXXXX 2>/dev/null) \
+  || die "benchmark directory $dir is not writable; give a writable directory on the disk to measure (default /var/tmp)"
+rm -f "$probe"
+# findmnt names ext4 (stat -f says ext2/ext3); the last of stacked mounts
+# is the one in use.
+fstype=$(findmnt -n -o FSTYPE --target "$dir" 2>/dev/null | tail -n 1)
+[ -n "$fstype" ] || fstype=$(stat -f -c %T "$dir")
+case $fstype in
+  tmpfs|ramfs) note "warning: $dir is on $fstype, which does not write to a disk: the sync methods will be reported as ignored; give a directory on a disk to measure them" ;;
+esac
+if ! mkdir -p "$OSYNC_RESULTS" || [ ! -w "$OSYNC_RESULTS" ]; then
+  die "cannot write the results in $OSYNC_RESULTS"
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/osync-syncbench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# Build the program against each glibc, and make sure each build uses
+# the symbol versions its column claims.
+for which in patched baseline; do
+  r=root_$which
+  with_log "$tmp/cc-$which.log" "$here/../driver/stagecc.sh" "${!r}" "$abi" \
+    -O2 -Wall -Wextra -o "$tmp/syncbench-$which" "$here/syncbench.c" \
+    || die "compiling bench/syncbench.c against the $which glibc (${!r}) failed; the log is above"
+  if [ -s "$tmp/cc-$which.log" ]; then
+    cat "$tmp/cc-$which.log" >&2
+    note "warning: the compiler warned (above)"
+  fi
+done
+syms=$(objdump -T "$tmp/syncbench-patched")
+grep -qE '\(GLIBC_2\.37\) +open$' <<< "$syms" \
+  || die "the program built against $root_patched does not call open@GLIBC_2.37: is that really the patched glibc?"
+syms=$(objdump -T "$tmp/syncbench-baseline")
+! grep -q 'GLIBC_2\.37' <<< "$syms" \
+  || die "the program built against $root_baseline references GLIBC_2.37: is that really the unpatched glibc?"
+
+# The three configurations: name, glibc root, program.
+configs=(unpatched new compat)
+declare -A cfg_root=([unpatched]=$root_baseline [new]=$root_patched [compat]=$root_patched)
+declare -A cfg_prog=([unpatched]=$tmp/syncbench-baseline [new]=$tmp/syncbench-patched [compat]=$tmp/syncbench-baseline)
+
+# run CONFIG ARGS...: the program of CONFIG, through its glibc's loader.
+run ()
+{
+  local r=${cfg_root[$1]} p=${cfg_prog[$1]}
+  shift
+  "$r/$ld" --library-path "$r/lib64" "$p" "$@"
+}
+
+# Each configuration really loads the libc it is named after.
+for c in "${configs[@]}"; do
+  trace=$(LD_DEBUG=libs run "$c" --list 2>&1 >/dev/null)
+  [[ $trace == *"calling init: ${cfg_root[$c]}/lib64/libc.so.6"* ]] \
+    || die "the '$c' configuration does not load ${cfg_root[$c]}/lib64/libc.so.6"
+done
+
+raw=$OSYNC_RESULTS/bench-sync.csv
+echo "round,glibc,method,ops_per_sec,p50_us,p99_us,status" > "$raw"
+note "$rounds rounds of 3 runs on $dir ($fstype), ${seconds} s per method"
+for ((i = 1; i <= rounds; i++)); do
+  # A B C, then C B A: a drift within a round falls on both ends.
+  if ((i % 2)); then order=(unpatched new compat); else order=(compat new unpatched); fi
+  for c in "${order[@]}"; do
+    note "round $i/$rounds: $c"
+    # Its progress lines and messages go straight to stderr.
+    run "$c" --dir "$dir" --seconds "$seconds" --warmup "$warmup" \
+      --methods "$methods" --csv > "$tmp/out.csv" \
+      || die "syncbench failed in round $i ($c glibc): see its message above; the runs so far are in $raw"
+    tail -n +2 "$tmp/out.csv" | sed "s/^/$i,$c,/" >> "$raw"
+  done
+done
+
+# Medians, ratios, the table, the paragraph and the plot's data.
+out=$OSYNC_RESULTS/bench-sync.md
+gawk -F, -v rounds="$rounds" -v seconds="$seconds" -v dir="$dir" \
+  -v fstype="$fstype" -v plotdata="$tmp/p50.dat" '
+function median(a, n,   b, k) {
+  k = asort(a, b, "@val_num_asc")
+  if (k == 0) return ""
+  return k % 2 ? b[(k + 1) / 2] : (b[k / 2] + b[k / 2 + 1]) / 2
+}
+function minmax(a,   k, lo, hi) {
+  lo = ""; hi = ""
+  for (k in a) { if (lo == "" || a[k] < lo) lo = a[k]; if (hi == "" || a[k] > hi) hi = a[k] }
+  return sprintf("%.2f-%.2f", lo, hi)
+}
+# med(M, G, FIELD): median over the rounds of FIELD of method M, glibc G.
+function med(m, g, f,   r, a) {
+  delete a
+  for (r = 1; r <= rounds; r++) if ((m, g, r) in ok) a[r] = val[m, g, r, f]
+  return median(a)
+}
+function ratio(m, g,   r, a) {
+  delete a
+  for (r = 1; r <= rounds; r++)
+    if ((m, g, r) in ok && (m, "unpatched", r) in ok && val[m, "unpatched", r, 4] > 0)
+      a[r] = val[m, g, r, 4] / val[m, "unpatched", r, 4]
+  if (length(a) == 0) return "-"
+  return sprintf("%.3f (%s)", median(a), minmax(a))
+}
+function num(x, fmt) { return x == "" ? "-" : sprintf(fmt, x) }
+NR == 1 { next }
+{
+  m = $3; g = $2; r = $1
+  if (!(m in seen)) { seen[m] = 1; order[++nm] = m }
+  if ($7 == "ok") { ok[m, g, r] = 1; val[m, g, r, 4] = $4; val[m, g, r, 5] = $5; val[m, g, r, 6] = $6 }
+  else if (!((m, g) in why)) why[m, g] = $7
+}
+END {
+  split("unpatched new compat", G, " ")
+  print "# Synchronized I/O through the unpatched and the patched glibc"
+  print ""
+  printf "8 KiB operations on a file in %s (%s); %d rounds, each running the three\n", dir, fstype, rounds
+  printf "configurations one after the other, %s s per method per run.  ops/s and\n", seconds
+  print "p50/p99 are medians over the rounds; a ratio is the median over the rounds of"
+  print "the patched run'"'"'s ops/s divided by the same round'"'"'s unpatched ops/s, with the"
+  print "range over the rounds in parentheses (above 1: the patched glibc is faster)."
+  print ""
+  print "| method | unpatched ops/s | patched (new) ops/s | patched (compat) ops/s | new / unpatched | compat / unpatched | p50 us (unpatched / new / compat) | p99 us (unpatched / new / compat) |"
+  print "|---|---:|---:|---:|---:|---:|---:|---:|"
+  for (i = 1; i <= nm; i++) {
+    m = order[i]
+    if (!((m, "unpatched") in why) && !((m, "new") in why) && !((m, "compat") in why)) {
+      line = "| " m
+      for (j = 1; j <= 3; j++) line = line " | " num(med(m, G[j], 4), "%.0f")
+      line = line " | " ratio(m, "new") " | " ratio(m, "compat")
+      p50 = p99 = ""
+      for (j = 1; j <= 3; j++) {
+        p50 = p50 (j > 1 ? " / " : "") num(med(m, G[j], 5), "%.1f")
+        p99 = p99 (j > 1 ? " / " : "") num(med(m, G[j], 6), "%.1f")
+        p50of[m, G[j]] = med(m, G[j], 5)
+      }
+      print line " | " p50 " | " p99 " |"
+      printf "%s %s %s %s\n", m, p50of[m, "unpatched"], p50of[m, "new"], p50of[m, "compat"] > plotdata
+    } else {
+      s = (m, "unpatched") in why ? why[m, "unpatched"] : (m, "new") in why ? why[m, "new"] : why[m, "compat"]
+      print "| " m " | " s " | | | | | | |"
+    }
+  }
+  print ""
+
+  # O_SYNC against O_DSYNC on an overwrite, from the numbers.
+  print "## O_SYNC against O_DSYNC on an overwrite"
+  print ""
+  ds = med("overwrite-o_dsync", "unpatched", 4); sy = med("overwrite-o_sync", "unpatched", 4)
+  if (ds == "" || sy == "") {
+    print "Not measured in this run (the overwrite-o_dsync and overwrite-o_sync methods"
+    print "are needed, on a file system that writes to a disk)."
+    exit
+  }
+  x = ds / sy
+  printf "With the unpatched glibc an 8 KiB O_DSYNC overwrite ran at %.0f ops/s (p50 %.0f us)\n", ds, med("overwrite-o_dsync", "unpatched", 5)
+  printf "and an O_SYNC one at %.0f ops/s (p50 %.0f us): ", sy, med("overwrite-o_sync", "unpatched", 5)
+  if (x >= 1.15) printf "O_SYNC cost %.1f times as much per write.", x
+  else if (x <= 1 / 1.15) printf "O_SYNC was %.1f times *faster*, which contradicts the reasoning below: most likely noise (other I/O on the disk) dominated this run.", 1 / x
+  else printf "a difference of %+.0f%%, too small to tell from noise in this run.", (x - 1) * 100
+  print ""
+  fd = med("overwrite-fdatasync", "unpatched", 4); fs = med("overwrite-fsync", "unpatched", 4)
+  if (fd != "" && fs != "") printf "The same pair as calls, fdatasync against fsync after each write: %.2f.\n", fd / fs
+  ad = med("append-o_dsync", "unpatched", 4); as = med("append-o_sync", "unpatched", 4)
+  if (ad != "" && as != "") printf "On appends, where both must write the inode, O_DSYNC/O_SYNC is %.2f.\n", ad / as
+  nd = med("overwrite-o_dsync", "new", 4); ns = med("overwrite-o_sync", "new", 4)
+  if (nd != "" && ns != "") printf "Through the patched glibc (new versions) the overwrite ratio is %.2f (the same flag values reach the kernel).\n", nd / ns
+  print ""
+  print "Why they differ: the overwrite changes the file'"'"'s mtime but not its size.  O_SYNC"
+  print "asks for file integrity, so each write also waits for the inode with the new"
+  print "mtime to be on the disk; on ext4 that is a journal commit per write (a journal"
+  print "write and a cache flush on top of the data).  O_DSYNC asks for data integrity"
+  print "only: the mtime is not needed to read the data back and the size did not"
+  print "change, so the data write and a cache flush suffice.  The kernel updates mtime"
+  print "at most once per clock tick, so when writes come faster than the tick only some"
+  print "O_SYNC writes pay for a commit: ops/s and p99 show the difference better than"
+  print "p50.  On appends the size changes, and both must commit."
+}' "$raw" > "$out"
+
+if [ -s "$tmp/p50.dat" ]; then
+  gnuplot -e "datafile='$tmp/p50.dat'; outfile='$OSYNC_RESULTS/bench-sync.png'; subtitle='$dir ($fstype), $rounds rounds, ${seconds} s per method'" \
+    "$here/syncbench.gp" 2> "$tmp/gnuplot.err" \
+    || { cat "$tmp/gnuplot.err" >&2; die "gnuplot failed to draw $OSYNC_RESULTS/bench-sync.png (message above)"; }
+  printf '\n![p50 latency per method and glibc](bench-sync.png)\n' >> "$out"
+else
+  note "no method was measured under all three glibcs: no plot"
+  rm -f "$OSYNC_RESULTS/bench-sync.png"
+fi
+cat "$out"
+note "wrote $out, $OSYNC_RESULTS/bench-sync.png and $raw"
