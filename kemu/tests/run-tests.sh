@@ -86,6 +86,13 @@ for kt in kt64 kt32; do
     fi
   done
 
+  # --log-all logs a call the emulated kernel takes unchanged too.
+  rm -f "$tmp/log"
+  "$kemu" --kernel 2.6.32 --log "$tmp/log" --log-all -- \
+    "$here/$kt" openat "$file" 010001 > "$tmp/out" 2>&1
+  check_log "$kt --log-all logs an O_DSYNC openat unchanged" \
+    "^[0-9]+ $arch openat 010001 010001\$"
+
   # O_PATH (010000000): unknown to 2.6.32, which opened the file
   # O_RDONLY instead.
   check_flags "$kt O_PATH under 2.6.32 is dropped" \
