@@ -1,0 +1,55 @@
+/* The init of the test guest: mount /proc, /dev and /tmp, run each
+   line of /tests.list ("LABEL PROGRAM ARGS...", separated by spaces)
+   with its output on the console between "osync-guest: begin LABEL"
+   and "osync-guest: end LABEL STATUS", then power off.
+   Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.  */
+#define _GNU_SOURCE 1
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int
+main (void)
+{
+  mount ("proc", "/proc", "proc", 0, NULL);
+  mount ("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+  mount ("tmpfs", "/tmp", "tmpfs", 0, NULL);
+  FILE *f = fopen ("/tests.list", "r");
+  char line[4096];
+  printf ("osync-guest: start\n");
+  while (f != NULL && fgets (line, sizeof line, f) != NULL)
+    {
+      line[strcspn (line, "\n")] = '\0';
+      char *argv[64];
+      int argc = 0;
+      for (char *tok = strtok (line, " "); tok != NULL && argc < 63;
+           tok = strtok (NULL, " "))
+        argv[argc++] = tok;
+      argv[argc] = NULL;
+      if (argc < 2)
+        continue;
+      printf ("osync-guest: begin %s\n", argv[0]);
+      fflush (stdout);
+      pid_t pid = fork ();
+      if (pid == 0)
+        {
+          execv (argv[1], argv + 1);
+          perror ("execv");
+          _exit (127);
+        }
+      int status = 0;
+      waitpid (pid, &status, 0);
+      printf ("osync-guest: end %s %d\n", argv[0],
+              WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status));
+      fflush (stdout);
+    }
+  printf ("osync-guest: done\n");
+  fflush (stdout);
+  sync ();
+  reboot (RB_POWER_OFF);
+  return 0;
+}
