@@ -2,6 +2,7 @@
 # Boot Debian 12's Linux 6.1 under QEMU and run test programs in it.
 #
 #   guest.sh --cache DIR --files DIR --list FILE --out LOG [--timeout S]
+#            [--disk MB]
 #
 # The kernel comes from Debian's linux-image-amd64 package, downloaded
 # and unpacked (not installed) into the cache.  The initramfs holds the
@@ -9,13 +10,15 @@
 # each line of --list ("LABEL PROGRAM ARGS...") and a static kemu as
 # /bin/kemu.  The serial console goes to --out.  A guest that does not
 # finish (no "osync-guest: done" within the timeout) is an error, with
-# the end of the console shown.
+# the end of the console shown.  With --disk, the guest also gets an
+# ext4 disk of that size as /dev/vda, mounted on /mnt before the list
+# runs (the virtio and ext4 modules of the kernel package are loaded).
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 die () { echo "guest.sh: error: $*" >&2; exit 1; }
 
-cache= files= list= out= timeout=300
+cache= files= list= out= timeout=300 disk=
 while [ $# -gt 0 ]; do
   case $1 in
     --cache) cache=$2; shift 2 ;;
@@ -23,6 +26,7 @@ while [ $# -gt 0 ]; do
     --list) list=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
+    --disk) disk=$2; shift 2 ;;
     *) die "unknown argument '$1'; see the comment at the top of $0" ;;
   esac
 done
@@ -69,12 +73,39 @@ cp -a "$files"/. "$root"/
 mkdir -p "$root"/proc "$root"/dev "$root"/tmp "$root"/bin
 cp "$bin/init" "$root/init"
 cp "$bin/kemu" "$root/bin/kemu"
-cp "$list" "$root/tests.list"
+if [ -n "$disk" ]; then
+  command -v mkfs.ext4 >/dev/null \
+    || die "mkfs.ext4 is missing (apt-get install e2fsprogs)"
+  mods=$(ls -d "$kdir"/lib/modules/*/kernel)
+  mkdir -p "$root/modules"
+  : > "$root/tests.list"
+  # In the order they depend on each other.
+  for m in drivers/virtio/virtio_ring.ko drivers/virtio/virtio.ko \
+           drivers/virtio/virtio_pci_modern_dev.ko \
+           drivers/virtio/virtio_pci_legacy_dev.ko \
+           drivers/virtio/virtio_pci.ko drivers/block/virtio_blk.ko \
+           lib/crc16.ko crypto/crc32c_generic.ko fs/mbcache.ko \
+           fs/jbd2/jbd2.ko fs/ext4/ext4.ko; do
+    [ -f "$mods/$m" ] || die "$pkg has no $m"
+    cp "$mods/$m" "$root/modules/"
+    echo "@insmod /modules/${m##*/}" >> "$root/tests.list"
+  done
+  echo "@mount /dev/vda /mnt ext4" >> "$root/tests.list"
+  cat "$list" >> "$root/tests.list"
+  truncate -s "${disk}M" "$root.img"
+  # No lazy initialisation: its background writes would count.
+  mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$root.img" \
+    || die "mkfs.ext4 failed"
+  drive=(-drive "file=$root.img,if=virtio,format=raw,cache=writeback")
+else
+  cp "$list" "$root/tests.list"
+  drive=()
+fi
 (cd "$root" && find . | cpio -o -H newc 2>/dev/null | gzip -1) > "$root.cpio.gz"
-trap 'rm -rf "$root" "$root.cpio.gz"' EXIT
+trap 'rm -rf "$root" "$root.cpio.gz" "$root.img"' EXIT
 
 timeout "$timeout" qemu-system-x86_64 -machine q35 -m 1024 -nographic \
-  -no-reboot -kernel "$kernel" -initrd "$root.cpio.gz" \
+  -no-reboot -kernel "$kernel" -initrd "$root.cpio.gz" "${drive[@]}" \
   -append "console=ttyS0 panic=-1 quiet" < /dev/null 2>&1 | tr -d '\r' > "$out" || true
 if ! grep -q '^osync-guest: done' "$out"; then
   tail -n 30 "$out" >&2

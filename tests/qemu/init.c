@@ -1,14 +1,19 @@
-/* The init of the test guest: mount /proc, /dev and /tmp, run each
+/* The init of the test guest: mount /proc, /sys, /dev and /tmp, run each
    line of /tests.list ("LABEL PROGRAM ARGS...", separated by spaces)
    with its output on the console between "osync-guest: begin LABEL"
-   and "osync-guest: end LABEL STATUS", then power off.
+   and "osync-guest: end LABEL STATUS", then power off.  Two labels
+   are commands of init itself: "@insmod MODULE.ko" loads a module and
+   "@mount DEVICE DIR TYPE" mounts a file system.
    Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.  */
 #define _GNU_SOURCE 1
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/reboot.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +21,8 @@ int
 main (void)
 {
   mount ("proc", "/proc", "proc", 0, NULL);
+  mkdir ("/sys", 0755);
+  mount ("sysfs", "/sys", "sysfs", 0, NULL);
   mount ("devtmpfs", "/dev", "devtmpfs", 0, NULL);
   mount ("tmpfs", "/tmp", "tmpfs", 0, NULL);
   FILE *f = fopen ("/tests.list", "r");
@@ -32,6 +39,22 @@ main (void)
       argv[argc] = NULL;
       if (argc < 2)
         continue;
+      if (strcmp (argv[0], "@insmod") == 0)
+        {
+          int fd = open (argv[1], O_RDONLY | O_CLOEXEC);
+          if (fd < 0 || syscall (SYS_finit_module, fd, "", 0) != 0)
+            printf ("osync-guest: insmod %s failed: %m\n", argv[1]);
+          if (fd >= 0)
+            close (fd);
+          continue;
+        }
+      if (strcmp (argv[0], "@mount") == 0 && argc == 4)
+        {
+          mkdir (argv[2], 0755);
+          if (mount (argv[1], argv[2], argv[3], 0, NULL) != 0)
+            printf ("osync-guest: mount %s failed: %m\n", argv[1]);
+          continue;
+        }
       printf ("osync-guest: begin %s\n", argv[0]);
       fflush (stdout);
       pid_t pid = fork ();

@@ -1,0 +1,93 @@
+/* Disk side of a matrix cell: overwrite 8 KiB of a file on the guest's
+   ext4 disk N times with each of plain writes, O_DSYNC and O_SYNC (as
+   this program's headers define them), a few milliseconds apart so that
+   each write changes the mtime, and print the writes and flushes that
+   reached the disk (/sys/block/DEV/stat) per write.
+   Usage: diskcell DIR DEV N
+   Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.  */
+
+#define _GNU_SOURCE 1
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "old-fcntl.h"
+
+/* Writes completed (field 5) and flushes completed (field 16).  */
+static void
+disk_stat (const char *dev, unsigned long *writes, unsigned long *flushes)
+{
+  char path[256];
+  unsigned long f[17] = { 0 };
+  snprintf (path, sizeof path, "/sys/block/%s/stat", dev);
+  FILE *fp = fopen (path, "r");
+  if (fp == NULL)
+    {
+      perror (path);
+      exit (1);
+    }
+  for (int i = 0; i < 17 && fscanf (fp, "%lu", &f[i]) == 1; i++)
+    ;
+  fclose (fp);
+  *writes = f[4];
+  *flushes = f[15];
+}
+
+int
+main (int argc, char **argv)
+{
+  static const struct { const char *name; int flag; } req[] =
+    {
+      { "plain", 0 },
+      { "O_DSYNC", O_DSYNC },
+      { "O_SYNC", O_SYNC },
+    };
+  if (argc != 4)
+    return 2;
+  int n = atoi (argv[3]);
+  char path[4096], buf[8192];
+  memset (buf, 'x', sizeof buf);
+  snprintf (path, sizeof path, "%s/diskcell", argv[1]);
+  int fd = open (path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  for (int i = 0; i < 128; i++)
+    if (fd < 0 || write (fd, buf, sizeof buf) != sizeof buf)
+      {
+        perror ("write");
+        return 1;
+      }
+  fsync (fd);
+  close (fd);
+  sync ();
+  for (size_t r = 0; r < sizeof req / sizeof req[0]; r++)
+    {
+      fd = open (path, O_RDWR | req[r].flag);
+      if (fd < 0)
+        {
+          perror ("open");
+          return 1;
+        }
+      sync ();
+      unsigned long w0, f0, w1, f1;
+      disk_stat (argv[2], &w0, &f0);
+      for (int i = 0; i < n; i++)
+        {
+          /* Let the clock move on, so that the write changes mtime.  */
+          struct timespec ts = { 0, 20 * 1000 * 1000 };
+          nanosleep (&ts, NULL);
+          if (pwrite (fd, buf, sizeof buf, 0) != sizeof buf)
+            {
+              perror ("pwrite");
+              return 1;
+            }
+        }
+      disk_stat (argv[2], &w1, &f1);
+      close (fd);
+      printf ("disk %s %.2f %.2f\n", req[r].name, (double) (w1 - w0) / n,
+              (double) (f1 - f0) / n);
+    }
+  unlink (path);
+  return 0;
+}
