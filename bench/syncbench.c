@@ -4,7 +4,8 @@
    Measures 8 KiB overwrites and appends with no sync, O_DSYNC, O_SYNC,
    fdatasync and fsync, and, where the kernel implements O_RSYNC,
    O_RSYNC|O_DSYNC reads of a clean range and of a range another
-   process has just dirtied.  Prints operations per second and the
+   process has just dirtied, next to a plain read and to the same done
+   by hand (fdatasync, then read).  Prints operations per second and the
    median and 99th-percentile latency of each.
    The flags come from <fcntl.h>: built against the patched glibc's
    headers, O_RSYNC is a flag of its own; against the unpatched ones it
@@ -71,10 +72,14 @@ static const struct method methods[] = {
   { "append-o_sync", OP_APPEND, S_OSYNC, "same, file opened O_SYNC" },
   { "append-fdatasync", OP_APPEND, S_FDATASYNC, "append, then fdatasync" },
   { "append-fsync", OP_APPEND, S_FSYNC, "append, then fsync" },
+  { "read", OP_READ_CLEAN, S_NONE,
+    "pread 8 KiB of a clean range, plain (the yardstick of the next)" },
   { "read-o_rsync-clean", OP_READ_CLEAN, S_ORSYNC,
     "pread 8 KiB of a clean range, file opened O_RSYNC|O_DSYNC" },
   { "read-o_rsync-dirty", OP_READ_DIRTY, S_ORSYNC,
     "same, of a range another process wrote (no sync) just before" },
+  { "read-dirty-fdatasync", OP_READ_DIRTY, S_FDATASYNC,
+    "the same by hand: fdatasync, then a plain pread of the range" },
 };
 #define NMETHODS (sizeof methods / sizeof methods[0])
 
@@ -377,7 +382,13 @@ measure (const struct method *m, struct result *r)
         case OP_READ_CLEAN:
         case OP_READ_DIRTY:
           {
-            ssize_t got = pread (fd, buf, BLOCK, 0);
+            ssize_t got = -1;
+            if (m->sync == S_FDATASYNC && fdatasync (fd) != 0)
+              {
+                failed = "fdatasync";
+                break;
+              }
+            got = pread (fd, buf, BLOCK, 0);
             if (got != BLOCK)
               {
                 if (got >= 0)

@@ -9,19 +9,29 @@
 #                     the old symbol versions an old binary uses
 # Writes $OSYNC_RESULTS/bench-sync.md (table: median ops/s per method,
 # patched/unpatched ratios), bench-sync.png (p50 latency per method and
-# glibc) and bench-sync.csv (every run).
+# glibc) and bench-sync.csv (every run).  Where the kernel implements
+# O_RSYNC, the .md also sets the O_RSYNC reads against a plain read and
+# against fdatasync-then-read.
 #
 # usage: syncbench.sh [--rounds R] [--seconds S] [--warmup N]
-#                     [--methods LIST] [DIR]
+#                     [--methods LIST] [--guest debian|new] [DIR]
 # DIR is where the test file goes (default /var/tmp): a directory on the
 # disk to measure.  The defaults can also come from the environment:
 # SYNCBENCH_ROUNDS (5), SYNCBENCH_SECONDS (2), SYNCBENCH_DIR (/var/tmp).
 # Needs OSYNC_STATE (build-patched-x86_64, build-baseline-x86_64) and
 # OSYNC_RESULTS, as 'make bench' passes them.
 #
-# TODO: a QEMU-guest mode (run the three configurations inside a guest
-# with its own kernel and disk, e.g. to measure a kernel that implements
-# O_RSYNC).  Not implemented.
+# With --guest, the three configurations run instead inside a QEMU guest
+# (tests/qemu/guest.sh, TCG) on its own ext4 disk: "debian" boots Debian
+# 12's Linux 6.1, "new" the kernel with the O_RSYNC series (kernel/,
+# OSYNC_STATE/kernel-image, which 'make kernel' writes).  The results
+# are then bench-sync-guest-KERNEL.{md,png,csv}, and for the new kernel
+# the O_RSYNC reads are set against a plain read and against the same
+# done by hand.  The guest's disk is a host file opened with
+# cache=unsafe: the guest's flushes reach its virtio disk, but the host
+# does not pass them on to its own disk, so the guest measures the
+# software path (glibc and kernel), which is what the patches change,
+# without the host disk's noise.  Needs OSYNC_CACHE too.
 #
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -euo pipefail
@@ -32,6 +42,7 @@ rounds=${SYNCBENCH_ROUNDS:-5}
 seconds=${SYNCBENCH_SECONDS:-2}
 warmup=20
 methods=all
+guest=
 dir=${SYNCBENCH_DIR:-/var/tmp}
 while [ $# -gt 0 ]; do
   case $1 in
@@ -39,6 +50,7 @@ while [ $# -gt 0 ]; do
     --seconds) seconds=${2:?--seconds wants a number}; shift 2 ;;
     --warmup) warmup=${2:?--warmup wants a number}; shift 2 ;;
     --methods) methods=${2:?--methods wants a list}; shift 2 ;;
+    --guest) guest=${2:?--guest wants debian or new}; shift 2 ;;
     -h|--help) sed -n '2,/^# Copyright/p' "$0" | sed 's/^# \{0,1\}//;$d'; exit 0 ;;
     -*) die "unknown option '$1' (see $0 --help)" ;;
     *) dir=$1; shift ;;
@@ -69,17 +81,34 @@ state_root ()
 }
 root_patched=$(state_root patched)
 root_baseline=$(state_root baseline)
-[ -d "$dir" ] || die "benchmark directory $dir does not exist; give an existing directory on the disk to measure (default /var/tmp)"
-probe=$(mktemp -p "$dir" .syncbench-probe.XXXXXX 2>/dev/null) \
-  || die "benchmark directory $dir is not writable; give a writable directory on the disk to measure (default /var/tmp)"
-rm -f "$probe"
-# findmnt names ext4 (stat -f says ext2/ext3); the last of stacked mounts
-# is the one in use.
-fstype=$(findmnt -n -o FSTYPE --target "$dir" 2>/dev/null | tail -n 1)
-[ -n "$fstype" ] || fstype=$(stat -f -c %T "$dir")
-case $fstype in
-  tmpfs|ramfs) note "warning: $dir is on $fstype, which does not write to a disk: the sync methods will be reported as ignored; give a directory on a disk to measure them" ;;
-esac
+name=bench-sync
+if [ -n "$guest" ]; then
+  need_var OSYNC_CACHE
+  case $guest in
+    debian) kopt=() kname="Debian 12's Linux 6.1" ;;
+    new)
+      [ -s "$OSYNC_STATE/kernel-image" ] \
+        || die "no new kernel yet: run 'make kernel' first (it builds Linux 6.1 with kernel/patches)"
+      kopt=(--kernel "$(cat "$OSYNC_STATE/kernel-image")")
+      kname="Linux 6.1 with the kernel/ series" ;;
+    *) die "--guest wants debian or new, not '$guest'" ;;
+  esac
+  name=bench-sync-guest-$guest
+  dir=/mnt
+  fstype="ext4 in a QEMU guest: $kname, TCG, disk cache=unsafe"
+else
+  [ -d "$dir" ] || die "benchmark directory $dir does not exist; give an existing directory on the disk to measure (default /var/tmp)"
+  probe=$(mktemp -p "$dir" .syncbench-probe.XXXXXX 2>/dev/null) \
+    || die "benchmark directory $dir is not writable; give a writable directory on the disk to measure (default /var/tmp)"
+  rm -f "$probe"
+  # findmnt names ext4 (stat -f says ext2/ext3); the last of stacked mounts
+  # is the one in use.
+  fstype=$(findmnt -n -o FSTYPE --target "$dir" 2>/dev/null | tail -n 1)
+  [ -n "$fstype" ] || fstype=$(stat -f -c %T "$dir")
+  case $fstype in
+    tmpfs|ramfs) note "warning: $dir is on $fstype, which does not write to a disk: the sync methods will be reported as ignored; give a directory on a disk to measure them" ;;
+  esac
+fi
 if ! mkdir -p "$OSYNC_RESULTS" || [ ! -w "$OSYNC_RESULTS" ]; then
   die "cannot write the results in $OSYNC_RESULTS"
 fi
@@ -126,8 +155,46 @@ for c in "${configs[@]}"; do
     || die "the '$c' configuration does not load ${cfg_root[$c]}/lib64/libc.so.6"
 done
 
-raw=$OSYNC_RESULTS/bench-sync.csv
+raw=$OSYNC_RESULTS/$name.csv
 echo "round,glibc,method,ops_per_sec,p50_us,p99_us,status" > "$raw"
+if [ -n "$guest" ]; then
+  # One boot runs every round: the same order as below, each run a
+  # line of the guest's list, its CSV on the console.
+  files=$tmp/guest
+  mkdir -p "$files/bin"
+  for c in unpatched new; do
+    r=${cfg_root[$c]}
+    for f in "$ld" lib64/libc.so.6; do
+      mkdir -p "$files$r/$(dirname "$f")"
+      cp -L "$r/$f" "$files$r/$f"
+    done
+  done
+  cp "$tmp/syncbench-patched" "$tmp/syncbench-baseline" "$files/bin/"
+  : > "$tmp/list"
+  for ((i = 1; i <= rounds; i++)); do
+    if ((i % 2)); then order=(unpatched new compat); else order=(compat new unpatched); fi
+    for c in "${order[@]}"; do
+      r=${cfg_root[$c]}
+      echo "$i,$c $r/$ld --library-path $r/lib64 /bin/$(basename "${cfg_prog[$c]}") --dir /mnt --seconds $seconds --warmup $warmup --methods $methods --csv" >> "$tmp/list"
+    done
+  done
+  nmethods=$(run new --methods "$methods" --list | wc -l)
+  limit=$(awk -v r="$rounds" -v s="$seconds" -v m="$nmethods" 'BEGIN { printf "%d", r * 3 * m * (s + 2) * 1.5 + 180 }')
+  note "$rounds rounds of 3 runs in the guest ($kname), ${seconds} s per method; at most ${limit} s"
+  "$here/../tests/qemu/guest.sh" --cache "$OSYNC_CACHE" --files "$files" \
+    --list "$tmp/list" --out "$OSYNC_RESULTS/$name-console.log" --disk 256 \
+    --disk-cache unsafe --timeout "$limit" "${kopt[@]}" \
+    || die "the guest run failed; its console is in $OSYNC_RESULTS/$name-console.log"
+  # The CSV rows of each run, between its begin and end lines.
+  gawk -v raw="$raw" '
+    /^osync-guest: begin / { split($3, l, ","); label = $3; next }
+    /^osync-guest: end / {
+      if ($4 != 0) { print "syncbench failed in the guest (" label "): exit status " $4 > "/dev/stderr"; bad = 1 }
+      label = ""; next }
+    label != "" && /^[a-z_-]+,[0-9.]*,[0-9.]*,[0-9.]*,/ { print l[1] "," l[2] "," $0 >> raw }
+    END { exit bad }' "$OSYNC_RESULTS/$name-console.log" \
+    || die "syncbench failed in the guest; see $OSYNC_RESULTS/$name-console.log"
+else
 note "$rounds rounds of 3 runs on $dir ($fstype), ${seconds} s per method"
 for ((i = 1; i <= rounds; i++)); do
   # A B C, then C B A: a drift within a round falls on both ends.
@@ -141,9 +208,10 @@ for ((i = 1; i <= rounds; i++)); do
     tail -n +2 "$tmp/out.csv" | sed "s/^/$i,$c,/" >> "$raw"
   done
 done
+fi
 
 # Medians, ratios, the table, the paragraph and the plot's data.
-out=$OSYNC_RESULTS/bench-sync.md
+out=$OSYNC_RESULTS/$name.md
 gawk -F, -v rounds="$rounds" -v seconds="$seconds" -v dir="$dir" \
   -v fstype="$fstype" -v plotdata="$tmp/p50.dat" '
 function median(a, n,   b, k) {
@@ -168,6 +236,16 @@ function ratio(m, g,   r, a) {
     if ((m, g, r) in ok && (m, "unpatched", r) in ok && val[m, "unpatched", r, 4] > 0)
       a[r] = val[m, g, r, 4] / val[m, "unpatched", r, 4]
   if (length(a) == 0) return "-"
+  return sprintf("%.3f (%s)", median(a), minmax(a))
+}
+# costratio(M, Y, G): the median over the rounds of the time per
+# operation of M divided by that of Y, both under glibc G.
+function costratio(m, y, g,   r, a) {
+  delete a
+  for (r = 1; r <= rounds; r++)
+    if ((m, g, r) in ok && (y, g, r) in ok && val[m, g, r, 4] > 0)
+      a[r] = val[y, g, r, 4] / val[m, g, r, 4]
+  if (length(a) == 0) return ""
   return sprintf("%.3f (%s)", median(a), minmax(a))
 }
 function num(x, fmt) { return x == "" ? "-" : sprintf(fmt, x) }
@@ -211,6 +289,23 @@ END {
   }
   print ""
 
+  # O_RSYNC where the kernel implements it (the new versions pass it).
+  a = costratio("read-o_rsync-clean", "read", "new")
+  b = costratio("read-o_rsync-dirty", "read-dirty-fdatasync", "new")
+  if (a != "" && b != "") {
+    print "## O_RSYNC reads on a kernel that implements it"
+    print ""
+    print "Time per read through the patched glibc (new versions), divided by the time of"
+    print "the yardstick in the same run; the median over the rounds, the range in"
+    print "parentheses."
+    print ""
+    print "| read | yardstick | time ratio | goal | p50 us (read / yardstick) |"
+    print "|---|---|---:|---:|---:|"
+    printf "| O_RSYNC\\|O_DSYNC, clean range | plain read | %s | at most 1.1 | %.2f / %.2f |\n", a, med("read-o_rsync-clean", "new", 5), med("read", "new", 5)
+    printf "| O_RSYNC\\|O_DSYNC, range another process dirtied | fdatasync, then plain read | %s | at most 1.0 | %.1f / %.1f |\n", b, med("read-o_rsync-dirty", "new", 5), med("read-dirty-fdatasync", "new", 5)
+    print ""
+  }
+
   # O_SYNC against O_DSYNC on an overwrite, from the numbers.
   print "## O_SYNC against O_DSYNC on an overwrite"
   print ""
@@ -246,13 +341,13 @@ END {
 }' "$raw" > "$out"
 
 if [ -s "$tmp/p50.dat" ]; then
-  gnuplot -e "datafile='$tmp/p50.dat'; outfile='$OSYNC_RESULTS/bench-sync.png'; subtitle='$dir ($fstype), $rounds rounds, ${seconds} s per method'" \
+  gnuplot -e "datafile='$tmp/p50.dat'; outfile='$OSYNC_RESULTS/$name.png'; subtitle='$dir ($fstype), $rounds rounds, ${seconds} s per method'" \
     "$here/syncbench.gp" 2> "$tmp/gnuplot.err" \
-    || { cat "$tmp/gnuplot.err" >&2; die "gnuplot failed to draw $OSYNC_RESULTS/bench-sync.png (message above)"; }
-  printf '\n![p50 latency per method and glibc](bench-sync.png)\n' >> "$out"
+    || { cat "$tmp/gnuplot.err" >&2; die "gnuplot failed to draw $OSYNC_RESULTS/$name.png (message above)"; }
+  printf '\n![p50 latency per method and glibc](%s.png)\n' "$name" >> "$out"
 else
   note "no method was measured under all three glibcs: no plot"
-  rm -f "$OSYNC_RESULTS/bench-sync.png"
+  rm -f "$OSYNC_RESULTS/$name.png"
 fi
 cat "$out"
-note "wrote $out, $OSYNC_RESULTS/bench-sync.png and $raw"
+note "wrote $out, $OSYNC_RESULTS/$name.png and $raw"

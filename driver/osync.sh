@@ -6,6 +6,7 @@
 #                      every ABI in $ABIS
 #   demo               build driver/demo.c against the patched glibc and
 #                      run it for every ABI
+#   kernel             the new kernel of the matrix (kernel/build-kernel.sh)
 #   check-glibc        glibc's own tests on both variants
 #   check-suite        the project's DejaGnu suite (tests/)
 #   summary            results/summary.txt, ending in "N passed, N failed"
@@ -18,7 +19,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 need_var OSYNC_TOP OSYNC_CACHE GLIBC_TARBALL GLIBC_SHA256 OSYNC_STATE \
-  OSYNC_RESULTS OSYNC_DIST ABIS
+  OSYNC_RESULTS OSYNC_DIST ABIS LINUX_SOURCE
 mkdir -p "$OSYNC_STATE" "$OSYNC_RESULTS"
 
 state ()
@@ -78,6 +79,16 @@ O_SYNC, so O_RSYNC|O_DSYNC no longer turns the writes into O_SYNC.
 EOF
 }
 
+step_kernel ()
+{
+  local image
+  image=$("$OSYNC_TOP/kernel/build-kernel.sh" --cache "$OSYNC_CACHE" \
+            --source "$LINUX_SOURCE" | tail -n 1) || exit 1
+  [ -f "$image" ] || die "kernel/build-kernel.sh gave no kernel image"
+  echo "$image" > "$OSYNC_STATE/kernel-image"
+  echo "new kernel: $(cat "$(dirname "$image")/version") with the kernel/ series, $image"
+}
+
 step_check_glibc ()
 {
   local variant abi build src
@@ -113,6 +124,7 @@ step_check_suite ()
      RESULTS="$OSYNC_RESULTS" DIST="$OSYNC_DIST" ABIS="$ABIS" \
      GLIBC_TARBALL="$GLIBC_TARBALL" GLIBC_SHA256="$GLIBC_SHA256" \
      PATCHED_SRC="$(state patched-src)" PRISTINE_SRC="$(state pristine-src)" \
+     KERNEL_IMAGE="$(state kernel-image)" LINUX_SOURCE="$LINUX_SOURCE" \
      "${vars[@]}") || true
   [ -f "$OSYNC_RESULTS/dejagnu/osync.sum" ] \
     || die "runtest wrote no osync.sum; see $OSYNC_RESULTS/dejagnu/osync.log"
@@ -131,6 +143,7 @@ case $step in
   series) step_series ;;
   build) step_build "$@" ;;
   demo) step_demo ;;
+  kernel) step_kernel ;;
   check-glibc) step_check_glibc ;;
   check-suite) step_check_suite ;;
   summary) step_summary ;;

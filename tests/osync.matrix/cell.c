@@ -1,5 +1,6 @@
 /* One cell of the test matrix: open a file with each synchronized-I/O
-   request as this program's headers define it, and print, for each,
+   request as this program's headers define it, and the __O_RSYNC bit
+   of the patched headers with O_DSYNC, and print, for each,
    the flags it asked for and the sync bits F_GETFL reports.
    Build with -DPRE_2_12 for the values of glibc before 2.12.
    Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.  */
@@ -22,6 +23,9 @@ main (int argc, char **argv)
       { "O_DSYNC", O_DSYNC },
       { "O_SYNC", O_SYNC },
       { "O_RSYNC|O_DSYNC", O_RSYNC | O_DSYNC },
+      /* The bit itself, whatever these headers call O_RSYNC: the old
+         versions of open must never pass it to the kernel.  */
+      { "__O_RSYNC|O_DSYNC", 01000000000 | O_DSYNC },
     };
   if (argc != 2)
     return 2;

@@ -2,23 +2,27 @@
 # Boot Debian 12's Linux 6.1 under QEMU and run test programs in it.
 #
 #   guest.sh --cache DIR --files DIR --list FILE --out LOG [--timeout S]
-#            [--disk MB]
+#            [--disk MB] [--disk-cache MODE] [--kernel BZIMAGE]
 #
 # The kernel comes from Debian's linux-image-amd64 package, downloaded
-# and unpacked (not installed) into the cache.  The initramfs holds the
+# and unpacked (not installed) into the cache, or, with --kernel, is
+# the given image with everything built in (kernel/build-kernel.sh).  The initramfs holds the
 # files under --files at their paths, a static init (init.c) that runs
 # each line of --list ("LABEL PROGRAM ARGS...") and a static kemu as
 # /bin/kemu.  The serial console goes to --out.  A guest that does not
 # finish (no "osync-guest: done" within the timeout) is an error, with
 # the end of the console shown.  With --disk, the guest also gets an
 # ext4 disk of that size as /dev/vda, mounted on /mnt before the list
-# runs (the virtio and ext4 modules of the kernel package are loaded).
+# runs (the virtio and ext4 modules of the kernel package are loaded;
+# a --kernel image has them built in).  The disk is a host file opened
+# with QEMU's cache=writeback (the guest's flushes reach the host's
+# disk), or the given --disk-cache mode (unsafe: they do not).
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 die () { echo "guest.sh: error: $*" >&2; exit 1; }
 
-cache= files= list= out= timeout=300 disk=
+cache= files= list= out= timeout=300 disk= image= diskcache=writeback
 while [ $# -gt 0 ]; do
   case $1 in
     --cache) cache=$2; shift 2 ;;
@@ -27,9 +31,15 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --disk) disk=$2; shift 2 ;;
+    --kernel) image=$2; shift 2 ;;
+    --disk-cache) diskcache=$2; shift 2 ;;
     *) die "unknown argument '$1'; see the comment at the top of $0" ;;
   esac
 done
+case $diskcache in
+  writeback|unsafe|none|writethrough|directsync) ;;
+  *) die "--disk-cache wants a QEMU cache mode (writeback, unsafe, none, writethrough, directsync), not '$diskcache'" ;;
+esac
 [ -n "$cache" ] && [ -d "$files" ] && [ -f "$list" ] && [ -n "$out" ] \
   || die "usage: $0 --cache DIR --files DIR --list FILE --out LOG [--timeout S]"
 for t in qemu-system-x86_64 cpio gzip dpkg-deb apt-get; do
@@ -37,26 +47,33 @@ for t in qemu-system-x86_64 cpio gzip dpkg-deb apt-get; do
     || die "$t is missing; run ./configure (it installs qemu-system-x86 and cpio)"
 done
 
-# The kernel: the 6.1 image linux-image-amd64 depends on.
-pkg=$(apt-cache depends linux-image-amd64 2>/dev/null \
-        | awk '/Depends: linux-image-6/ { print $2; exit }')
-if [ -z "$pkg" ]; then
-  apt-get update -q >/dev/null 2>&1 || true
+if [ -n "$image" ]; then
+  [ -f "$image" ] \
+    || die "no kernel image '$image'; kernel/build-kernel.sh builds it"
+  pkg="the kernel $image"
+  kernel=$image
+else
+  # The kernel: the 6.1 image linux-image-amd64 depends on.
   pkg=$(apt-cache depends linux-image-amd64 2>/dev/null \
           | awk '/Depends: linux-image-6/ { print $2; exit }')
+  if [ -z "$pkg" ]; then
+    apt-get update -q >/dev/null 2>&1 || true
+    pkg=$(apt-cache depends linux-image-amd64 2>/dev/null \
+            | awk '/Depends: linux-image-6/ { print $2; exit }')
+  fi
+  [ -n "$pkg" ] || die "cannot find Debian's linux-image-amd64 package; check the apt sources (apt-get update)"
+  kdir=$cache/qemu/$pkg
+  if ! ls "$kdir"/boot/vmlinuz-* >/dev/null 2>&1; then
+    tmp=$(mktemp -d "$cache/qemu-dl.XXXXXX")
+    (cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) \
+      || { rm -rf "$tmp"; die "apt-get download $pkg failed"; }
+    rm -rf "$kdir"
+    mkdir -p "$kdir"
+    dpkg-deb -x "$tmp"/*.deb "$kdir" || die "cannot unpack $pkg"
+    rm -rf "$tmp"
+  fi
+  kernel=$(ls "$kdir"/boot/vmlinuz-* | head -n 1)
 fi
-[ -n "$pkg" ] || die "cannot find Debian's linux-image-amd64 package; check the apt sources (apt-get update)"
-kdir=$cache/qemu/$pkg
-if ! ls "$kdir"/boot/vmlinuz-* >/dev/null 2>&1; then
-  tmp=$(mktemp -d "$cache/qemu-dl.XXXXXX")
-  (cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) \
-    || { rm -rf "$tmp"; die "apt-get download $pkg failed"; }
-  rm -rf "$kdir"
-  mkdir -p "$kdir"
-  dpkg-deb -x "$tmp"/*.deb "$kdir" || die "cannot unpack $pkg"
-  rm -rf "$tmp"
-fi
-kernel=$(ls "$kdir"/boot/vmlinuz-* | head -n 1)
 
 # The static init and kemu, rebuilt when their sources change.
 bin=$cache/qemu/bin-$(cat "$here/init.c" "$here/../../kemu/kemu.c" | sha256sum | cut -c1-16)
@@ -76,11 +93,11 @@ cp "$bin/kemu" "$root/bin/kemu"
 if [ -n "$disk" ]; then
   command -v mkfs.ext4 >/dev/null \
     || die "mkfs.ext4 is missing (apt-get install e2fsprogs)"
-  mods=$(ls -d "$kdir"/lib/modules/*/kernel)
-  mkdir -p "$root/modules"
   : > "$root/tests.list"
+  [ -n "$image" ] || mods=$(ls -d "$kdir"/lib/modules/*/kernel)
+  [ -n "$image" ] || mkdir -p "$root/modules"
   # In the order they depend on each other.
-  for m in drivers/virtio/virtio_ring.ko drivers/virtio/virtio.ko \
+  [ -n "$image" ] || for m in drivers/virtio/virtio_ring.ko drivers/virtio/virtio.ko \
            drivers/virtio/virtio_pci_modern_dev.ko \
            drivers/virtio/virtio_pci_legacy_dev.ko \
            drivers/virtio/virtio_pci.ko drivers/block/virtio_blk.ko \
@@ -96,7 +113,7 @@ if [ -n "$disk" ]; then
   # No lazy initialisation: its background writes would count.
   mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$root.img" \
     || die "mkfs.ext4 failed"
-  drive=(-drive "file=$root.img,if=virtio,format=raw,cache=writeback")
+  drive=(-drive "file=$root.img,if=virtio,format=raw,cache=$diskcache")
 else
   cp "$list" "$root/tests.list"
   drive=()

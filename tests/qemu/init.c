@@ -1,9 +1,10 @@
-/* The init of the test guest: mount /proc, /sys, /dev and /tmp, run each
-   line of /tests.list ("LABEL PROGRAM ARGS...", separated by spaces)
-   with its output on the console between "osync-guest: begin LABEL"
-   and "osync-guest: end LABEL STATUS", then power off.  Two labels
-   are commands of init itself: "@insmod MODULE.ko" loads a module and
-   "@mount DEVICE DIR TYPE" mounts a file system.
+/* The init of the test guest: mount /proc, /sys, /dev and /tmp, run
+   each line of /tests.list ("LABEL [NAME=VALUE...] PROGRAM ARGS...",
+   separated by spaces; the NAME=VALUE words go into the program's
+   environment) with its output on the console between "osync-guest:
+   begin LABEL" and "osync-guest: end LABEL STATUS", then power off.
+   Two labels are commands of init itself: "@insmod MODULE.ko" loads a
+   module and "@mount DEVICE DIR TYPE" mounts a file system.
    Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.  */
 #define _GNU_SOURCE 1
 #include <stdio.h>
@@ -60,7 +61,13 @@ main (void)
       pid_t pid = fork ();
       if (pid == 0)
         {
-          execv (argv[1], argv + 1);
+          /* NAME=VALUE words before the program go into its
+             environment.  */
+          int first = 1;
+          while (argv[first] != NULL && argv[first][0] != '/'
+                 && strchr (argv[first], '=') != NULL)
+            putenv (argv[first++]);
+          execv (argv[first], argv + first);
           perror ("execv");
           _exit (127);
         }

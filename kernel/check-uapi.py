@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Check __O_RSYNC in one architecture's uapi <asm/fcntl.h>.
+
+Reads the output of "cpp -dM" for the header on standard input and
+checks that __O_RSYNC is 01000000000 and shares no bit with any other
+open flag of that header, with the internal f_flags bits __FMODE_EXEC
+(0x20) and FMODE_NONOTIFY (0x4000000), or with the sign bit.  Prints one
+line for the architecture named by the argument; exits 1 on a problem.
+
+Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
+"""
+
+import re
+import sys
+
+RSYNC = 0o1000000000
+INTERNAL = {"__FMODE_EXEC": 0x20, "FMODE_NONOTIFY": 0x4000000,
+            "the sign bit": 0x80000000}
+# Names that are composites or aliases of other flags, or not flags.
+SKIP = {"O_ACCMODE", "O_RDONLY", "O_SYNC", "O_TMPFILE", "O_NDELAY",
+        "O_FSYNC", "O_RSYNC", "__O_RSYNC"}
+
+
+def c_value(text, macros, depth=0):
+    """The integer value of a simple C constant expression."""
+    if depth > 10:
+        raise ValueError("macro nesting too deep")
+    text = text.strip()
+    text = re.sub(r"/\*.*?\*/", "", text)
+
+    def name(m):
+        word = m.group(0)
+        if word in macros:
+            return "(%d)" % c_value(macros[word], macros, depth + 1)
+        raise ValueError("unknown name %s" % word)
+
+    text = re.sub(r"\b[A-Za-z_]\w*\b", name, text)
+    text = re.sub(r"\b0([0-7]+)\b", r"0o\1", text)
+    if not re.fullmatch(r"[0-9a-fA-Fxo()|+ ]+", text):
+        raise ValueError("not a simple constant: %s" % text)
+    return eval(text)
+
+
+def main():
+    arch = sys.argv[1]
+    macros = {}
+    for line in sys.stdin:
+        m = re.match(r"#define (\w+) (.*)", line)
+        if m:
+            macros[m.group(1)] = m.group(2)
+    problems = []
+    if "__O_RSYNC" not in macros:
+        print("%s: FAIL: __O_RSYNC is not defined" % arch)
+        return 1
+    rsync = c_value(macros["__O_RSYNC"], macros)
+    if rsync != RSYNC:
+        problems.append("__O_RSYNC is 0%o, want 0%o" % (rsync, RSYNC))
+    flags = 0
+    count = 0
+    for name in sorted(macros):
+        if not re.fullmatch(r"_*O_[A-Z]+", name) or name in SKIP:
+            continue
+        try:
+            value = c_value(macros[name], macros)
+        except ValueError:
+            continue
+        count += 1
+        flags |= value
+        if value & rsync:
+            problems.append("__O_RSYNC collides with %s (0%o)" % (name, value))
+    for name, bit in INTERNAL.items():
+        if rsync & bit:
+            problems.append("__O_RSYNC collides with %s" % name)
+    if count < 15:
+        problems.append("only %d open flags found; is this <asm/fcntl.h>?"
+                        % count)
+    if problems:
+        print("%s: FAIL: %s" % (arch, "; ".join(problems)))
+        return 1
+    print("%s: __O_RSYNC 0%o, disjoint from %d open flags (0%o) and the "
+          "internal bits" % (arch, rsync, count, flags))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

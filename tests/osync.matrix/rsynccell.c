@@ -1,0 +1,284 @@
+/* O_RSYNC at the disk, in the test guest.  Built against the patched
+   headers, so O_RSYNC is __O_RSYNC.
+
+   rsynccell DIR DEV N
+     On a file in DIR (on the guest's ext4 disk DEV), measure N times
+     each of the following and print "rsync CASE WRITES FLUSHES", the
+     writes and flushes that reached the disk (/sys/block/DEV/stat)
+     during the read, per read:
+       plain         a plain read of a range a second process has just
+                     written without syncing;
+       dirty-read, dirty-pread, dirty-readv, dirty-preadv2
+                     the same with O_RSYNC|O_DSYNC, one per system call;
+       clean         an O_RSYNC|O_DSYNC read of the same range again,
+                     now clean;
+       sync-dirty    an O_RSYNC|O_SYNC read of a freshly dirtied range;
+       dsync-atime, sync-atime
+                     an O_RSYNC|O_DSYNC, then an O_RSYNC|O_SYNC read of
+                     a clean file whose access time is two days old, so
+                     that the read changes it (relatime).
+     Every read checks that it returned the data the other process
+     wrote, and the atime cases that the read changed the access time.
+     Also prints "getfl 0NNN", the sync bits F_GETFL reports for an
+     O_RSYNC|O_DSYNC descriptor.
+   rsynccell strict DIR
+     Open a file in DIR with O_RSYNC|O_DSYNC and print "strict ok" or
+     "strict ERRNO-NAME"; run it with GLIBC_TUNABLES=glibc.io.rsync=strict.
+
+   Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.  */
+
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SIZE 8192
+#define FILE_SIZE (16 * SIZE)
+/* x86 sync bits: O_DSYNC, __O_SYNC, __O_RSYNC.  */
+#define SYNC_BITS (010000 | 04000000 | 01000000000)
+
+static const char *dev;
+static char path[4096];
+
+static void
+die (const char *what)
+{
+  printf ("rsynccell: %s: %s\n", what, strerror (errno));
+  exit (1);
+}
+
+/* Writes completed (field 5) and flushes completed (field 16).  */
+static void
+disk_stat (unsigned long *writes, unsigned long *flushes)
+{
+  char name[256];
+  unsigned long f[17] = { 0 };
+  snprintf (name, sizeof name, "/sys/block/%s/stat", dev);
+  FILE *fp = fopen (name, "r");
+  if (fp == NULL)
+    die (name);
+  for (int i = 0; i < 17 && fscanf (fp, "%lu", &f[i]) == 1; i++)
+    ;
+  fclose (fp);
+  *writes = f[4];
+  *flushes = f[15];
+}
+
+/* A second process overwrites the range with bytes of value C and
+   exits without syncing.  */
+static void
+dirty (char c)
+{
+  pid_t pid = fork ();
+  if (pid < 0)
+    die ("fork");
+  if (pid == 0)
+    {
+      char buf[SIZE];
+      memset (buf, c, sizeof buf);
+      int fd = open (path, O_WRONLY);
+      if (fd < 0 || pwrite (fd, buf, sizeof buf, 0) != sizeof buf)
+        die ("the writer's pwrite");
+      _exit (0);
+    }
+  int status;
+  if (waitpid (pid, &status, 0) != pid || status != 0)
+    {
+      printf ("rsynccell: the writer failed\n");
+      exit (1);
+    }
+}
+
+/* Make the whole file and its inode durable and clean.  */
+static void
+settle (void)
+{
+  int fd = open (path, O_RDWR);
+  if (fd < 0 || fsync (fd) != 0)
+    die ("fsync");
+  close (fd);
+  sync ();
+}
+
+/* Set the access time two days back, keeping the modification time,
+   and settle, so that the next read changes it under relatime.  */
+static void
+age_atime (void)
+{
+  struct timespec ts[2];
+  clock_gettime (CLOCK_REALTIME, &ts[0]);
+  ts[0].tv_sec -= 2 * 24 * 3600;
+  ts[1].tv_sec = 0;
+  ts[1].tv_nsec = UTIME_OMIT;
+  if (utimensat (AT_FDCWD, path, ts, 0) != 0)
+    die ("utimensat");
+  settle ();
+}
+
+enum call { CALL_READ, CALL_PREAD, CALL_READV, CALL_PREADV2 };
+
+/* Read the range through FD with CALL, check it holds C, and add the
+   disk writes and flushes the read caused to W and F.  */
+static void
+measure (int fd, enum call call, char c, double *w, double *f)
+{
+  char buf[SIZE];
+  struct iovec iov[2] = { { buf, SIZE / 2 }, { buf + SIZE / 2, SIZE / 2 } };
+  unsigned long w0, f0, w1, f1;
+  ssize_t n = -1;
+
+  memset (buf, 0, sizeof buf);
+  if (lseek (fd, 0, SEEK_SET) != 0)
+    die ("lseek");
+  disk_stat (&w0, &f0);
+  switch (call)
+    {
+    case CALL_READ:
+      n = read (fd, buf, sizeof buf);
+      break;
+    case CALL_PREAD:
+      n = pread (fd, buf, sizeof buf, 0);
+      break;
+    case CALL_READV:
+      n = readv (fd, iov, 2);
+      break;
+    case CALL_PREADV2:
+      n = preadv2 (fd, iov, 2, 0, 0);
+      break;
+    }
+  disk_stat (&w1, &f1);
+  if (n != SIZE)
+    die ("read");
+  for (size_t i = 0; i < sizeof buf; i++)
+    if (buf[i] != c)
+      {
+        printf ("rsynccell: the read returned byte %d at %zu, want %d\n",
+                buf[i], i, c);
+        exit (1);
+      }
+  *w += w1 - w0;
+  *f += f1 - f0;
+}
+
+static int
+open_file (int flags)
+{
+  int fd = open (path, flags);
+  if (fd < 0)
+    die ("open");
+  return fd;
+}
+
+static void
+report (const char *name, double w, double f, int n)
+{
+  printf ("rsync %s %.2f %.2f\n", name, w / n, f / n);
+}
+
+static int
+strict (const char *dir)
+{
+  snprintf (path, sizeof path, "%s/rsynccell-strict", dir);
+  int fd = open (path, O_RDWR | O_CREAT | O_RSYNC | O_DSYNC, 0600);
+  if (fd >= 0)
+    printf ("strict ok\n");
+  else
+    printf ("strict %s\n", strerrorname_np (errno));
+  unlink (path);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc == 3 && strcmp (argv[1], "strict") == 0)
+    return strict (argv[2]);
+  if (argc != 4)
+    {
+      printf ("usage: rsynccell DIR DEV N | rsynccell strict DIR\n");
+      return 2;
+    }
+  dev = argv[2];
+  int n = atoi (argv[3]);
+  snprintf (path, sizeof path, "%s/rsynccell", argv[1]);
+
+  char buf[SIZE];
+  memset (buf, 'a', sizeof buf);
+  int fd = open (path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  for (int i = 0; i < FILE_SIZE / SIZE; i++)
+    if (fd < 0 || write (fd, buf, sizeof buf) != sizeof buf)
+      die ("write");
+  close (fd);
+  settle ();
+
+  fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
+  printf ("getfl 0%o\n", fcntl (fd, F_GETFL) & SYNC_BITS);
+  close (fd);
+
+  static const struct { const char *name; enum call call; } calls[] =
+    {
+      { "dirty-read", CALL_READ }, { "dirty-pread", CALL_PREAD },
+      { "dirty-readv", CALL_READV }, { "dirty-preadv2", CALL_PREADV2 },
+    };
+  double w[10] = { 0 }, f[10] = { 0 };
+  struct stat before, after;
+  char c = 'b';
+  for (int i = 0; i < n; i++)
+    {
+      dirty (c);
+      fd = open_file (O_RDONLY);
+      measure (fd, CALL_PREAD, c, &w[0], &f[0]);
+      close (fd);
+      settle ();
+      for (size_t k = 0; k < 4; k++)
+        {
+          c = c == 'z' ? 'b' : c + 1;
+          dirty (c);
+          fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
+          measure (fd, calls[k].call, c, &w[1 + k], &f[1 + k]);
+          if (k == 3)
+            measure (fd, CALL_PREAD, c, &w[5], &f[5]);
+          close (fd);
+        }
+      c = c == 'z' ? 'b' : c + 1;
+      dirty (c);
+      fd = open_file (O_RDONLY | O_RSYNC | O_SYNC);
+      measure (fd, CALL_PREAD, c, &w[6], &f[6]);
+      close (fd);
+
+      static const int atime_flags[2] = { O_DSYNC, O_SYNC };
+      for (int k = 0; k < 2; k++)
+        {
+          age_atime ();
+          fd = open_file (O_RDONLY | O_RSYNC | atime_flags[k]);
+          fstat (fd, &before);
+          measure (fd, CALL_PREAD, c, &w[7 + k], &f[7 + k]);
+          fstat (fd, &after);
+          close (fd);
+          if (before.st_atim.tv_sec == after.st_atim.tv_sec)
+            {
+              printf ("rsynccell: the read did not change the access "
+                      "time; is the disk mounted with relatime?\n");
+              return 1;
+            }
+        }
+      c = c == 'z' ? 'b' : c + 1;
+      settle ();
+    }
+  report ("plain", w[0], f[0], n);
+  for (size_t k = 0; k < 4; k++)
+    report (calls[k].name, w[1 + k], f[1 + k], n);
+  report ("clean", w[5], f[5], n);
+  report ("sync-dirty", w[6], f[6], n);
+  report ("dsync-atime", w[7], f[7], n);
+  report ("sync-atime", w[8], f[8], n);
+  unlink (path);
+  return 0;
+}
