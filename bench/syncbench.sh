@@ -191,6 +191,9 @@ if [ -n "$guest" ]; then
     /^osync-guest: end / {
       if ($4 != 0) { print "syncbench failed in the guest (" label "): exit status " $4 > "/dev/stderr"; bad = 1 }
       label = ""; next }
+    # A progress line ends in ESC [ K and the row follows on the same
+    # console line.
+    label != "" { sub(/.*\033\[K/, "") }
     label != "" && /^[a-z_-]+,[0-9.]*,[0-9.]*,[0-9.]*,/ { print l[1] "," l[2] "," $0 >> raw }
     END { exit bad }' "$OSYNC_RESULTS/$name-console.log" \
     || die "syncbench failed in the guest; see $OSYNC_RESULTS/$name-console.log"

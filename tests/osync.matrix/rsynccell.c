@@ -20,7 +20,12 @@
      Every read checks that it returned the data the other process
      wrote, and the atime cases that the read changed the access time.
      Also prints "getfl 0NNN", the sync bits F_GETFL reports for an
-     O_RSYNC|O_DSYNC descriptor.
+     O_RSYNC|O_DSYNC descriptor, and what the kernel does with the bare
+     __O_RSYNC bit, bypassing the C library: "openat2 ok" or "openat2
+     ERRNO-NAME"; "open 0NNN", the sync bits F_GETFL reports after the
+     open system call; "setfl-clear 0NNN" and "setfl-set 0NNN", the
+     sync bits after F_SETFL tried to clear the bit from such a
+     descriptor and to set it on a plain one.
    rsynccell strict DIR
      Open a file in DIR with O_RSYNC|O_DSYNC and print "strict ok" or
      "strict ERRNO-NAME"; run it with GLIBC_TUNABLES=glibc.io.rsync=strict.
@@ -34,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -182,6 +188,39 @@ report (const char *name, double w, double f, int n)
   printf ("rsync %s %.2f %.2f\n", name, w / n, f / n);
 }
 
+/* The bare bit through the system calls themselves.  */
+static void
+kernel_flags (void)
+{
+  struct
+  {
+    unsigned long long flags, mode, resolve;    /* struct open_how */
+  } how = { O_RDONLY | __O_RSYNC | O_DSYNC, 0, 0 };
+  long fd = syscall (SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+  if (fd >= 0)
+    {
+      printf ("openat2 ok\n");
+      close (fd);
+    }
+  else
+    printf ("openat2 %s\n", strerrorname_np (errno));
+
+  fd = syscall (SYS_openat, AT_FDCWD, path, O_RDONLY | __O_RSYNC | O_DSYNC);
+  if (fd < 0)
+    die ("openat");
+  printf ("open 0%o\n", fcntl (fd, F_GETFL) & SYNC_BITS);
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~__O_RSYNC);
+  printf ("setfl-clear 0%o\n", fcntl (fd, F_GETFL) & SYNC_BITS);
+  close (fd);
+
+  fd = syscall (SYS_openat, AT_FDCWD, path, O_RDONLY);
+  if (fd < 0)
+    die ("openat");
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) | __O_RSYNC);
+  printf ("setfl-set 0%o\n", fcntl (fd, F_GETFL) & SYNC_BITS);
+  close (fd);
+}
+
 static int
 strict (const char *dir)
 {
@@ -221,6 +260,7 @@ main (int argc, char **argv)
   fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
   printf ("getfl 0%o\n", fcntl (fd, F_GETFL) & SYNC_BITS);
   close (fd);
+  kernel_flags ();
 
   static const struct { const char *name; enum call call; } calls[] =
     {
