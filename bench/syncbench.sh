@@ -14,12 +14,16 @@
 # against fdatasync-then-read.
 #
 # usage: syncbench.sh [--rounds R] [--seconds S] [--warmup N]
-#                     [--methods LIST] [--guest debian|new] [DIR]
+#                     [--methods LIST] [--guest debian|new]
+#                     [--from-csv FILE] [DIR]
 # DIR is where the test file goes (default /var/tmp): a directory on the
 # disk to measure.  The defaults can also come from the environment:
 # SYNCBENCH_ROUNDS (5), SYNCBENCH_SECONDS (2), SYNCBENCH_DIR (/var/tmp).
 # Needs OSYNC_STATE (build-patched-x86_64, build-baseline-x86_64) and
 # OSYNC_RESULTS, as 'make bench' passes them.
+#
+# --from-csv makes the table and the plot again from the CSV of an
+# earlier run (with the same --guest, if any) instead of measuring.
 #
 # With --guest, the three configurations run instead inside a QEMU guest
 # (tests/qemu/guest.sh, TCG) on its own ext4 disk: "debian" boots Debian
@@ -42,7 +46,7 @@ rounds=${SYNCBENCH_ROUNDS:-5}
 seconds=${SYNCBENCH_SECONDS:-2}
 warmup=20
 methods=all
-guest=
+guest= from_csv=
 dir=${SYNCBENCH_DIR:-/var/tmp}
 while [ $# -gt 0 ]; do
   case $1 in
@@ -51,6 +55,7 @@ while [ $# -gt 0 ]; do
     --warmup) warmup=${2:?--warmup wants a number}; shift 2 ;;
     --methods) methods=${2:?--methods wants a list}; shift 2 ;;
     --guest) guest=${2:?--guest wants debian or new}; shift 2 ;;
+    --from-csv) from_csv=${2:?--from-csv wants a file}; shift 2 ;;
     -h|--help) sed -n '2,/^# Copyright/p' "$0" | sed 's/^# \{0,1\}//;$d'; exit 0 ;;
     -*) die "unknown option '$1' (see $0 --help)" ;;
     *) dir=$1; shift ;;
@@ -156,7 +161,24 @@ for c in "${configs[@]}"; do
 done
 
 raw=$OSYNC_RESULTS/$name.csv
+if [ -n "$from_csv" ]; then
+  [ -f "$from_csv" ] || die "--from-csv: no file '$from_csv'"
+  [ "$(head -n 1 "$from_csv")" = "round,glibc,method,ops_per_sec,p50_us,p99_us,status" ] \
+    || die "--from-csv: $from_csv is not a CSV of bench/syncbench.sh"
+  [ "$from_csv" -ef "$raw" ] || cp "$from_csv" "$raw"
+  rounds=$(tail -n +2 "$raw" | cut -d, -f1 | sort -n | tail -n 1)
+  [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--from-csv: $from_csv has no rounds"
+  # The seconds per method of that run, if it left them.
+  if [ -f "${from_csv%.csv}.run" ]; then
+    seconds=$(sed -n 's/^seconds //p' "${from_csv%.csv}.run")
+  else
+    seconds="(not recorded)"
+  fi
+  [ "${from_csv%.csv}.run" -ef "${raw%.csv}.run" ] || echo "seconds $seconds" > "${raw%.csv}.run"
+  note "the table and plot again from $from_csv ($rounds rounds)"
+else
 echo "round,glibc,method,ops_per_sec,p50_us,p99_us,status" > "$raw"
+echo "seconds $seconds" > "${raw%.csv}.run"
 if [ -n "$guest" ]; then
   # One boot runs every round: the same order as below, each run a
   # line of the guest's list, its CSV on the console.
@@ -212,6 +234,7 @@ for ((i = 1; i <= rounds; i++)); do
   done
 done
 fi
+fi
 
 # Medians, ratios, the table, the paragraph and the plot's data.
 out=$OSYNC_RESULTS/$name.md
@@ -233,13 +256,18 @@ function med(m, g, f,   r, a) {
   for (r = 1; r <= rounds; r++) if ((m, g, r) in ok) a[r] = val[m, g, r, f]
   return median(a)
 }
-function ratio(m, g,   r, a) {
+# ratio(M, G, F): the median over the rounds of glibc G against the
+# unpatched one, from ops/s (F 4) or from the p50 latency (F 5, as
+# unpatched p50 / G p50), above 1 when G is faster; "" if unmeasured.
+# Sets lastmed to the median.
+function ratio(m, g, f,   r, a) {
   delete a
   for (r = 1; r <= rounds; r++)
-    if ((m, g, r) in ok && (m, "unpatched", r) in ok && val[m, "unpatched", r, 4] > 0)
-      a[r] = val[m, g, r, 4] / val[m, "unpatched", r, 4]
-  if (length(a) == 0) return "-"
-  return sprintf("%.3f (%s)", median(a), minmax(a))
+    if ((m, g, r) in ok && (m, "unpatched", r) in ok && val[m, "unpatched", r, f] > 0 && val[m, g, r, f] > 0)
+      a[r] = f == 4 ? val[m, g, r, 4] / val[m, "unpatched", r, 4] : val[m, "unpatched", r, 5] / val[m, g, r, 5]
+  if (length(a) == 0) return ""
+  lastmed = median(a)
+  return sprintf("%.3f (%s)", lastmed, minmax(a))
 }
 # costratio(M, Y, G): the median over the rounds of the time per
 # operation of M divided by that of Y, both under glibc G.
@@ -265,18 +293,34 @@ END {
   print ""
   printf "8 KiB operations on a file in %s (%s); %d rounds, each running the three\n", dir, fstype, rounds
   printf "configurations one after the other, %s s per method per run.  ops/s and\n", seconds
-  print "p50/p99 are medians over the rounds; a ratio is the median over the rounds of"
-  print "the patched run'"'"'s ops/s divided by the same round'"'"'s unpatched ops/s, with the"
-  print "range over the rounds in parentheses (above 1: the patched glibc is faster)."
+  print "p50/p99 are medians over the rounds.  A ratio is the median over the rounds of"
+  print "the patched run against the same round'"'"'s unpatched run, with the range over the"
+  print "rounds in parentheses, above 1 when the patched glibc is faster: from ops/s"
+  print "(1 / mean time, which the slowest operations dominate) and from the p50 latency"
+  print "(unpatched p50 / patched p50, which they do not)."
   print ""
-  print "| method | unpatched ops/s | patched (new) ops/s | patched (compat) ops/s | new / unpatched | compat / unpatched | p50 us (unpatched / new / compat) | p99 us (unpatched / new / compat) |"
-  print "|---|---:|---:|---:|---:|---:|---:|---:|"
+  print "| method | unpatched ops/s | patched (new) ops/s | patched (compat) ops/s | new / unpatched, ops/s | compat / unpatched, ops/s | new / unpatched, p50 | compat / unpatched, p50 | p50 us (unpatched / new / compat) | p99 us (unpatched / new / compat) |"
+  print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for (i = 1; i <= nm; i++) {
     m = order[i]
     if (!((m, "unpatched") in why) && !((m, "new") in why) && !((m, "compat") in why)) {
       line = "| " m
       for (j = 1; j <= 3; j++) line = line " | " num(med(m, G[j], 4), "%.0f")
-      line = line " | " ratio(m, "new") " | " ratio(m, "compat")
+      if (m ~ /o_rsync/) {
+        # The unpatched headers'"'"' O_RSYNC is O_SYNC: another request.
+        line = line " | n/c | n/c | n/c | n/c"
+      } else {
+        for (f = 4; f <= 5; f++)
+          for (j = 2; j <= 3; j++) {
+            x = ratio(m, G[j], f)
+            line = line " | " (x == "" ? "-" : x)
+            if (x != "") {
+              nratio[f]++
+              if (lastmed >= 0.97 && lastmed <= 1.03) inside[f]++
+              else outside[f] = outside[f] " " m " (" G[j] ", " sprintf("%.3f", lastmed) ")"
+            }
+          }
+      }
       p50 = p99 = ""
       for (j = 1; j <= 3; j++) {
         p50 = p50 (j > 1 ? " / " : "") num(med(m, G[j], 5), "%.1f")
@@ -287,10 +331,19 @@ END {
       printf "%s %s %s %s\n", m, p50of[m, "unpatched"], p50of[m, "new"], p50of[m, "compat"] > plotdata
     } else {
       s = (m, "unpatched") in why ? why[m, "unpatched"] : (m, "new") in why ? why[m, "new"] : why[m, "compat"]
-      print "| " m " | " s " | | | | | | |"
+      print "| " m " | " s " | | | | | | | | |"
     }
   }
   print ""
+  if (nratio[4] > 0) {
+    print "n/c: not comparable (the unpatched headers'"'"' O_RSYNC is O_SYNC, another request)."
+    print ""
+    printf "Goal, every ratio between 0.97 and 1.03: from the p50 latency, %d of %d ratios are inside", inside[5] + 0, nratio[5]
+    print (outside[5] == "" ? "." : "; outside:" outside[5] ".")
+    printf "From ops/s, %d of %d", inside[4] + 0, nratio[4]
+    print (outside[4] == "" ? "." : "; outside:" outside[4] ".")
+    print ""
+  }
 
   # O_RSYNC where the kernel implements it (the new versions pass it).
   a = costratio("read-o_rsync-clean", "read", "new")
@@ -344,7 +397,7 @@ END {
 }' "$raw" > "$out"
 
 if [ -s "$tmp/p50.dat" ]; then
-  gnuplot -e "datafile='$tmp/p50.dat'; outfile='$OSYNC_RESULTS/$name.png'; subtitle='$dir ($fstype), $rounds rounds, ${seconds} s per method'" \
+  gnuplot -e "datafile='$tmp/p50.dat'; outfile='$OSYNC_RESULTS/$name.png'; subtitle='${dir//\'/} (${fstype//\'/}), $rounds rounds, ${seconds} s per method'" \
     "$here/syncbench.gp" 2> "$tmp/gnuplot.err" \
     || { cat "$tmp/gnuplot.err" >&2; die "gnuplot failed to draw $OSYNC_RESULTS/$name.png (message above)"; }
   printf '\n![p50 latency per method and glibc](%s.png)\n' "$name" >> "$out"
