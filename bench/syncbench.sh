@@ -90,7 +90,7 @@ name=bench-sync
 if [ -n "$guest" ]; then
   need_var OSYNC_CACHE
   case $guest in
-    debian) kopt=() kname="Debian 12's Linux 6.1" ;;
+    debian) kopt=() kname="Debian 12, stock Linux 6.1" ;;
     new)
       [ -s "$OSYNC_STATE/kernel-image" ] \
         || die "no new kernel yet: run 'make kernel' first (it builds Linux 6.1 with kernel/patches)"
