@@ -14,27 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "disk-stat.h"
 #include "old-fcntl.h"
-
-/* Writes completed (field 5) and flushes completed (field 16).  */
-static void
-disk_stat (const char *dev, unsigned long *writes, unsigned long *flushes)
-{
-  char path[256];
-  unsigned long f[17] = { 0 };
-  snprintf (path, sizeof path, "/sys/block/%s/stat", dev);
-  FILE *fp = fopen (path, "r");
-  if (fp == NULL)
-    {
-      perror (path);
-      exit (1);
-    }
-  for (int i = 0; i < 17 && fscanf (fp, "%lu", &f[i]) == 1; i++)
-    ;
-  fclose (fp);
-  *writes = f[4];
-  *flushes = f[15];
-}
 
 int
 main (int argc, char **argv)

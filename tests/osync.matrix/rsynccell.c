@@ -45,6 +45,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "disk-stat.h"
+
 #define SIZE 8192
 #define FILE_SIZE (16 * SIZE)
 /* x86 sync bits: O_DSYNC, __O_SYNC, __O_RSYNC.  */
@@ -58,23 +60,6 @@ die (const char *what)
 {
   printf ("rsynccell: %s: %s\n", what, strerror (errno));
   exit (1);
-}
-
-/* Writes completed (field 5) and flushes completed (field 16).  */
-static void
-disk_stat (unsigned long *writes, unsigned long *flushes)
-{
-  char name[256];
-  unsigned long f[17] = { 0 };
-  snprintf (name, sizeof name, "/sys/block/%s/stat", dev);
-  FILE *fp = fopen (name, "r");
-  if (fp == NULL)
-    die (name);
-  for (int i = 0; i < 17 && fscanf (fp, "%lu", &f[i]) == 1; i++)
-    ;
-  fclose (fp);
-  *writes = f[4];
-  *flushes = f[15];
 }
 
 /* A second process overwrites the range with bytes of value C and
@@ -143,7 +128,7 @@ measure (int fd, enum call call, char c, double *w, double *f)
   memset (buf, 0, sizeof buf);
   if (lseek (fd, 0, SEEK_SET) != 0)
     die ("lseek");
-  disk_stat (&w0, &f0);
+  disk_stat (dev, &w0, &f0);
   switch (call)
     {
     case CALL_READ:
@@ -159,7 +144,7 @@ measure (int fd, enum call call, char c, double *w, double *f)
       n = preadv2 (fd, iov, 2, 0, 0);
       break;
     }
-  disk_stat (&w1, &f1);
+  disk_stat (dev, &w1, &f1);
   if (n != SIZE)
     die ("read");
   for (size_t i = 0; i < sizeof buf; i++)
