@@ -31,8 +31,10 @@ import subprocess
 import sys
 import tempfile
 
-PROJECT_DIRS_NOT_GLIBC = {'driver', 'tests', 'doc', 'kemu', 'kernel',
-                          'bench', 'dist', 'results', '.ci', '.git'}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import facts  # noqa: E402
+
+PROJECT_DIRS_NOT_GLIBC = {'.git'}
 
 
 class Error(Exception):
@@ -183,9 +185,13 @@ def ensure_pristine(tarball, tar_sha, cache):
     os.makedirs(os.path.dirname(repo), exist_ok=True)
     tmp = tempfile.mkdtemp(dir=os.path.dirname(repo), prefix='.unpack-')
     subprocess.run(['tar', '-xJf', tarball, '-C', tmp], check=True)
-    os.rename(os.path.join(tmp, 'glibc-2.36'), repo)
+    tops = os.listdir(tmp)
+    if len(tops) != 1 or not tops[0].startswith('glibc-'):
+        raise Error('%s does not unpack into one glibc-VERSION directory'
+                    % tarball)
+    os.rename(os.path.join(tmp, tops[0]), repo)
     os.rmdir(tmp)
-    init_repo(repo)
+    init_repo(repo, tops[0])
     open(os.path.join(repo, '.osync-complete'), 'w').close()
     return repo
 
@@ -197,60 +203,227 @@ def commit_env(author, email, date):
             'GIT_COMMITTER_EMAIL': email, 'GIT_COMMITTER_DATE': stamp}
 
 
-def init_repo(repo):
+def init_repo(repo, name):
     """Commit the tree at REPO as its first commit, every file in it."""
     git(repo, 'init', '-q')
     # The marker file is the driver's, not glibc's.
     with open(os.path.join(repo, '.git', 'info', 'exclude'), 'a') as f:
         f.write('/.osync-complete\n')
     git(repo, 'add', '-A', '-f')
-    git(repo, 'commit', '-q', '-m', 'glibc 2.36 as shipped in glibc-source',
+    git(repo, 'commit', '-q', '-m', '%s as shipped in glibc-source' % name,
         env=commit_env('glibc-source', 'glibc-source@localhost',
                        '2022-08-02'))
 
 
-def build_series(top, tarball, tar_sha, cache, dist):
+def read_families(path):
+    """The entry-point table (Versions): {family: [symbols]}, in order."""
+    fams = {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            fields = line.split('#', 1)[0].split()
+            if not fields:
+                continue
+            if len(fields) != 2:
+                raise Error('%s:%d: want "SYMBOL FAMILY", not %r'
+                            % (path, n, line.rstrip()))
+            fams.setdefault(fields[1], []).append(fields[0])
+    if not fams:
+        raise Error('%s lists no entry point' % path)
+    return fams
+
+
+def add_node_symbols(repo, node, symbols):
+    """Add SYMBOLS to NODE of libc in sysdeps/unix/sysv/linux/Versions,
+    making the node (before GLIBC_PRIVATE) if it is not there."""
+    path = os.path.join(repo, 'sysdeps/unix/sysv/linux/Versions')
+    with open(path) as f:
+        lines = f.read().split('\n')
+    try:
+        libc = lines.index('libc {')
+        end = lines.index('}', libc)
+    except ValueError:
+        raise Error('%s has no "libc {" block' % path)
+    head = '  %s {' % node
+    if head not in lines[libc:end]:
+        try:
+            priv = lines.index('  GLIBC_PRIVATE {', libc, end)
+        except ValueError:
+            raise Error('%s: no GLIBC_PRIVATE node in libc' % path)
+        lines[priv:priv] = [head, '  }']
+    at = lines.index(head, libc)
+    close = lines.index('  }', at)
+    have = [l.strip().rstrip(';') for l in lines[at + 1:close]]
+    lines[close:close] = ['    %s;' % s for s in symbols if s not in have]
+    with open(path, 'w') as f:
+        f.write('\n'.join(lines))
+
+
+def add_abilist_symbols(repo, node, symbols):
+    """Give each of SYMBOLS version NODE in every Linux libc.abilist
+    that has the symbol, keeping the file's C-locale order."""
+    base = os.path.join(repo, 'sysdeps/unix/sysv/linux')
+    count = 0
+    for root, _, names in os.walk(base):
+        if 'libc.abilist' not in names:
+            continue
+        path = os.path.join(root, 'libc.abilist')
+        with open(path) as f:
+            lines = f.read().splitlines()
+        have = {tuple(l.split()[:2]) for l in lines}
+        names_in = {l.split()[1] for l in lines if len(l.split()) > 1}
+        for sym in symbols:
+            if sym not in names_in or (node, sym) in have:
+                continue
+            new = '%s %s F' % (node, sym)
+            key = new.encode()
+            i = 0
+            while i < len(lines) and lines[i].encode() < key:
+                i += 1
+            lines.insert(i, new)
+            count += 1
+        with open(path, 'w') as f:
+            f.write('\n'.join(lines) + '\n')
+    return count
+
+
+def add_news(repo, entry):
+    """Put ENTRY (a NEWS section) before the first "Version" line."""
+    path = os.path.join(repo, 'NEWS')
+    with open(path) as f:
+        lines = f.read().split('\n')
+    for i, line in enumerate(lines):
+        if line.startswith('Version '):
+            break
+    else:
+        raise Error('%s has no "Version" line' % path)
+    lines[i:i] = entry.rstrip('\n').split('\n') + ['']
+    with open(path, 'w') as f:
+        f.write('\n'.join(lines))
+
+
+def commit_message(subject, body):
+    """The commit message of an entry: the subject and the text before
+    the GNU ChangeLog block (glibc dropped those in 2.31) and without
+    the project's own "Family:" lines."""
+    kept = []
+    for line in body.split('\n'):
+        if line.startswith('\t* ') or line.startswith('\t'):
+            break
+        if line.startswith('Family: '):
+            continue
+        kept.append(line)
+    while kept and not kept[-1].strip():
+        kept.pop()
+    if len(subject) > 72:
+        raise Error('the subject "%s" has %d characters; at most 72'
+                    % (subject, len(subject)))
+    return subject + '\n\n' + '\n'.join(kept) + '\n'
+
+
+def entry_families(body):
+    return [l[len('Family: '):].strip() for l in body.split('\n')
+            if l.startswith('Family: ')]
+
+
+def read_skip(path):
+    """Glibc paths a backport does not take (one a line)."""
+    if not os.path.exists(path):
+        return set()
+    with open(path) as f:
+        return {l.split('#', 1)[0].strip() for l in f} - {''}
+
+
+def build_series(top, base, tarball, tar_sha, cache, dist):
     top = os.path.abspath(top)
     cache = os.path.abspath(cache)
+    facts_ = facts.load(os.path.join(top, 'facts'))
+    primary = facts_['OSYNC_PRIMARY_BASE']
+    fragdir = os.path.join(top, 'glibc')
+    overdir = None if base == primary else os.path.join(top, 'backport-' + base)
+    if overdir and not os.path.isdir(overdir):
+        raise Error('there is no backport to glibc %s (no %s); the bases are '
+                    '%s and %s' % (base, overdir, primary,
+                                   facts_['OSYNC_BACKPORT_BASE']))
     glibc_dirs, glibc_files = glibc_top_entries(tarball)
-    frags = list_fragments(top, glibc_dirs, glibc_files)
+    frags = list_fragments(fragdir, glibc_dirs, glibc_files)
     if not frags:
-        raise Error('no glibc fragment found under %s' % top)
-    changelog = os.path.join(top, 'ChangeLog.entry')
+        raise Error('no glibc fragment found under %s' % fragdir)
+    overrides = (list_fragments(overdir, glibc_dirs, glibc_files)
+                 if overdir else [])
+    skip = read_skip(os.path.join(overdir, 'SKIP')) if overdir else set()
+    changelog = os.path.join(fragdir, 'ChangeLog.entry')
     author, email, date, entries = parse_changelog(changelog)
-    key = fragments_key(top, frags,
-                        ['ChangeLog.entry',
-                         os.path.relpath(os.path.abspath(__file__), top)])
+    families = read_families(os.path.join(top, 'Versions'))
+    key = fragments_key(top, ['glibc/' + f for f in frags]
+                        + ['backport-%s/%s' % (base, f) for f in overrides],
+                        ['glibc/ChangeLog.entry', 'Versions', 'facts',
+                         'glibc/NEWS.entry',
+                         os.path.relpath(os.path.abspath(__file__), top),
+                         os.path.relpath(facts.__file__, top)]
+                        + ([os.path.relpath(os.path.join(overdir, 'SKIP'),
+                                            top)]
+                           if os.path.exists(os.path.join(overdir or '',
+                                                          'SKIP')) else []))
     pristine = ensure_pristine(tarball, tar_sha, cache)
     pristine_files = set(git(pristine, 'ls-files', capture=True).split('\n'))
 
     # Check the layout before touching anything.
-    targets = {}
-    for frag in frags:
-        target, number = target_of(frag)
-        if frag.endswith('.diff'):
-            if target not in pristine_files:
-                raise Error('%s is a diff for %s, which glibc 2.36 does not '
-                            'have; a new file goes in as %s itself'
-                            % (frag, target, target))
-            check_diff_names(top, frag)
-        elif frag in pristine_files:
-            raise Error('%s would replace the existing glibc file %s; '
-                        'change existing files with a unified diff in %s.diff'
-                        % (frag, frag, frag))
-        targets.setdefault(target, []).append((number, frag))
+    def index(dirname, lst):
+        targets = {}
+        for frag in lst:
+            target, number = target_of(frag)
+            targets.setdefault(target, []).append((number, frag))
+        for target, l in targets.items():
+            l.sort()
+            numbers = [n for n, _ in l]
+            if numbers != [0] and numbers != list(range(1, len(l) + 1)):
+                raise Error('the fragments of %s in %s must be %s.diff alone '
+                            'or %s.1.diff, %s.2.diff, ... without gaps; '
+                            'found %s' % (target, dirname, target, target,
+                                          target, ', '.join(f for _, f in l)))
+            targets[target] = [f for _, f in l]
+        return targets
+    targets = index(fragdir, frags)
+    over_targets = index(overdir, overrides) if overdir else {}
+    for target, lst in over_targets.items():
+        if target not in targets or len(lst) != len(targets[target]):
+            raise Error('%s overrides %s, which glibc/ has as %s; give one '
+                        'override per fragment, with the same names'
+                        % (overdir, ', '.join(lst), ', '.join(
+                            targets.get(target, ['nothing']))))
+    for target in skip:
+        if target not in targets:
+            raise Error('%s/SKIP names %s, which no fragment changes'
+                        % (overdir, target))
     for target, lst in targets.items():
-        lst.sort()
-        numbers = [n for n, _ in lst]
-        if numbers != [0] and numbers != list(range(1, len(lst) + 1)):
-            raise Error('the fragments of %s must be %s.diff alone or '
-                        '%s.1.diff, %s.2.diff, ... without gaps; found %s'
-                        % (target, target, target, target,
-                           ', '.join(f for _, f in lst)))
-        targets[target] = [f for _, f in lst]
+        if target in skip:
+            continue
+        src_dir = overdir if target in over_targets else fragdir
+        use = over_targets.get(target, lst)
+        for frag in use:
+            if frag.endswith('.diff'):
+                if target not in pristine_files:
+                    raise Error('%s is a diff for %s, which glibc %s does '
+                                'not have; a new file goes in as %s itself'
+                                % (os.path.join(src_dir, frag), target, base,
+                                   target))
+                if os.path.getsize(os.path.join(src_dir, frag)):
+                    check_diff_names(src_dir, frag)
+            elif target in pristine_files:
+                raise Error('%s would replace the existing glibc file %s; '
+                            'change existing files with a unified diff in '
+                            '%s.diff' % (os.path.join(src_dir, frag), target,
+                                         target))
     named = {}
-    for subject, _, files in entries:
+    for subject, body, files in entries:
+        for fam in entry_families(body):
+            if fam not in families:
+                raise Error('ChangeLog.entry ("%s") names the family %s, '
+                            'which Versions does not have' % (subject, fam))
         for name in sorted(set(files)):
+            if name in ('sysdeps/unix/sysv/linux/Versions', 'NEWS') \
+               or name.endswith('/libc.abilist'):
+                continue
             if name not in targets:
                 raise Error('ChangeLog.entry ("%s") names %s, which no '
                             'fragment changes' % (subject, name))
@@ -268,43 +441,118 @@ def build_series(top, tarball, tar_sha, cache, dist):
                         % (len(subjects), name, len(targets[name]),
                            ', '.join(targets[name])))
 
-    patched = os.path.join(cache, 'src', 'patched-' + key)
-    if not os.path.exists(os.path.join(patched, '.osync-complete')):
+    patched = os.path.join(cache, 'src', 'glibc-%s-patched' % base)
+    stamp = os.path.join(patched, '.osync-complete')
+    done = open(stamp).read().strip() if os.path.exists(stamp) else ''
+    if done != key:
         shutil.rmtree(patched, ignore_errors=True)
         git(os.path.dirname(patched), 'clone', '-q', pristine, patched)
         with open(os.path.join(patched, '.git', 'info', 'exclude'),
                   'a') as f:
             f.write('/.osync-complete\n')
         env = commit_env(author, email, date)
+        queue = {t: list(over_targets.get(t, l)) for t, l in targets.items()}
+        news = os.path.join(fragdir, 'NEWS.entry')
+        target_news = None
+        if os.path.exists(news):
+            with open(news) as f:
+                target_news = facts.subst(f.read(), facts_, news)
+        made = 0
         for subject, body, files in entries:
             for target in sorted(set(files)):
-                frag = targets[target].pop(0)
-                src = os.path.join(top, frag)
+                if target not in queue:
+                    continue
+                frag = queue[target].pop(0)
+                if target in skip:
+                    continue
+                src_dir = overdir if target in over_targets else fragdir
+                with open(os.path.join(src_dir, frag)) as f:
+                    text = facts.subst(f.read(), facts_,
+                                       os.path.join(src_dir, frag))
+                if frag.endswith('.diff') and not text.strip():
+                    continue      # An empty override: not in this base.
                 if frag.endswith('.diff'):
-                    git(patched, 'apply', '--index', '--whitespace=nowarn',
-                        src)
+                    with tempfile.NamedTemporaryFile('w', delete=False,
+                                                     suffix='.diff') as f:
+                        f.write(text)
+                    try:
+                        git(patched, 'apply', '--index', '--recount',
+                            '--whitespace=nowarn', f.name)
+                    except Error as e:
+                        raise Error('%s does not apply to glibc %s (%s); %s'
+                                    % (os.path.join(src_dir, frag), base,
+                                       tarball, e)
+                                    + ('' if overdir else
+                                       '; if this glibc %s tarball is newer '
+                                       'than the one the series was made '
+                                       'for, rebase the fragments onto it'
+                                       % base))
+                    finally:
+                        os.unlink(f.name)
                 else:
                     dst = os.path.join(patched, target)
                     os.makedirs(os.path.dirname(dst) or patched,
                                 exist_ok=True)
-                    shutil.copy2(src, dst)
+                    with open(dst, 'w') as f:
+                        f.write(text)
+                    shutil.copymode(os.path.join(src_dir, frag), dst)
                     git(patched, 'add', '-f', target)
-            msg = subject + '\n\n' + body + '\n'
+            if 'NEWS' in files and target_news:
+                add_news(patched, target_news)
+            fams = entry_families(body)
+            for fam in fams:
+                add_node_symbols(patched, facts_['OSYNC_NODE'],
+                                 families[fam])
+                add_abilist_symbols(patched, facts_['OSYNC_NODE'],
+                                    families[fam])
+            git(patched, 'add', '-A')
+            if not git(patched, 'status', '--porcelain', capture=True):
+                continue          # Nothing of this step is in this base.
             with tempfile.NamedTemporaryFile('w', delete=False) as f:
-                f.write(msg)
+                f.write(commit_message(subject, body))
             try:
                 git(patched, 'commit', '-q', '--cleanup=verbatim', '-F',
                     f.name, env=env)
             finally:
                 os.unlink(f.name)
-        prune(os.path.join(cache, 'src'), 'patched-', 3)
-        open(os.path.join(patched, '.osync-complete'), 'w').close()
+            made += 1
+        with open(os.path.join(patched, '.osync-commits'), 'w') as f:
+            f.write('%d\n' % made)
+        with open(stamp, 'w') as f:
+            f.write(key + '\n')
+    with open(os.path.join(patched, '.osync-commits')) as f:
+        made = int(f.read())
 
     shutil.rmtree(dist, ignore_errors=True)
     os.makedirs(dist)
-    git(patched, 'format-patch', '-q', '--no-signature', '-o',
-        os.path.abspath(dist), 'HEAD~%d' % len(entries))
+    cover = os.path.join(fragdir, 'cover-letter')
+    args = ['format-patch', '-q', '--no-signature', '-o',
+            os.path.abspath(dist)]
+    if os.path.exists(cover) and not overdir:
+        args.append('--cover-letter')
+    git(patched, *args, 'HEAD~%d' % made)
+    if os.path.exists(cover) and not overdir:
+        write_cover(os.path.join(dist, '0000-cover-letter.patch'), cover,
+                    facts_, base, tarball, tar_sha)
     return pristine, patched
+
+
+def write_cover(path, cover, facts_, base, tarball, tar_sha):
+    """Fill git's cover-letter template from the project's text."""
+    with open(cover) as f:
+        text = facts.subst(f.read(), facts_, cover)
+    subject, _, blurb = text.partition('\n')
+    blurb = blurb.strip('\n') + ('\n\nBase: glibc %s, %s (sha256 %s).\n'
+                                  % (base, os.path.basename(tarball),
+                                     tar_sha))
+    with open(path) as f:
+        letter = f.read()
+    if '*** SUBJECT HERE ***' not in letter or '*** BLURB HERE ***' not in letter:
+        raise Error('git format-patch wrote an unexpected cover letter')
+    letter = letter.replace('*** SUBJECT HERE ***', subject.strip())
+    letter = letter.replace('*** BLURB HERE ***', blurb)
+    with open(path, 'w') as f:
+        f.write(letter)
 
 
 def prune(directory, prefix, keep):
@@ -321,6 +569,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--top', required=True,
                         help='the project directory (fragments)')
+    parser.add_argument('--base', required=True,
+                        help='the glibc release (2.44, or 2.36 for the '
+                        'backport)')
     parser.add_argument('--tarball', required=True)
     parser.add_argument('--tarball-sha256', required=True)
     parser.add_argument('--cache', required=True)
@@ -334,9 +585,10 @@ def main():
     try:
         if args.list_fragments:
             d, f = glibc_top_entries(args.tarball)
-            print('\n'.join(list_fragments(args.top, d, f)))
+            print('\n'.join(list_fragments(os.path.join(args.top, 'glibc'),
+                                            d, f)))
             return 0
-        pristine, patched = build_series(args.top, args.tarball,
+        pristine, patched = build_series(args.top, args.base, args.tarball,
                                          args.tarball_sha256, args.cache,
                                          args.dist)
     except Error as e:

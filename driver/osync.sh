@@ -18,7 +18,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-need_var OSYNC_TOP OSYNC_CACHE GLIBC_TARBALL GLIBC_SHA256 OSYNC_STATE \
+need_var OSYNC_TOP OSYNC_CACHE GLIBC_TARBALL OSYNC_STATE \
   OSYNC_RESULTS OSYNC_DIST ABIS LINUX_SOURCE
 mkdir -p "$OSYNC_STATE" "$OSYNC_RESULTS"
 
@@ -28,33 +28,70 @@ state ()
   cat "$OSYNC_STATE/$1"
 }
 
+# The glibc bases, primary first (facts: OSYNC_PRIMARY_BASE and
+# OSYNC_BACKPORT_BASE), unless BASES says otherwise.
+eval "$("$PYTHON" "$here/facts.py" shell)"
+BASES=${BASES:-"$OSYNC_PRIMARY_BASE $OSYNC_BACKPORT_BASE"}
+
+# The tarball of BASE: "PATH SHA256 DEBIAN-VERSION".
+tarball_of ()
+{
+  local given=
+  case $1 in
+    "$OSYNC_BACKPORT_BASE") given=$GLIBC_TARBALL ;;
+    "$OSYNC_PRIMARY_BASE") given=${GLIBC_PRIMARY_TARBALL:-} ;;
+  esac
+  "$here/glibc-tarball.sh" --base "$1" --cache "$OSYNC_CACHE" \
+    ${given:+--tarball "$given"}
+}
+
 step_series ()
 {
-  local out
-  out=$("$PYTHON" "$here/mkseries.py" --top "$OSYNC_TOP" \
-          --tarball "$GLIBC_TARBALL" --tarball-sha256 "$GLIBC_SHA256" \
-          --cache "$OSYNC_CACHE" --dist "$OSYNC_DIST" \
-          --print pristine --print patched) || exit 1
-  sed -n 1p <<<"$out" > "$OSYNC_STATE/pristine-src"
-  sed -n 2p <<<"$out" > "$OSYNC_STATE/patched-src"
-  echo "patch series:"
-  (cd "$OSYNC_DIST" && ls -1 -- *.patch | sed 's/^/  dist\//')
+  local base out tar sha debver
+  : > "$OSYNC_RESULTS/phases.txt"
+  rm -rf "$OSYNC_DIST"
+  for base in $BASES; do
+    read -r tar sha debver <<<"$(tarball_of "$base")" || exit 1
+    [ -n "$sha" ] || exit 1
+    echo "$tar $sha $debver" > "$OSYNC_STATE/tarball-$base"
+    out=$("$PYTHON" "$here/mkseries.py" --top "$OSYNC_TOP" --base "$base" \
+            --tarball "$tar" --tarball-sha256 "$sha" \
+            --cache "$OSYNC_CACHE" --dist "$OSYNC_DIST/glibc-$base" \
+            --print pristine --print patched) || exit 1
+    sed -n 1p <<<"$out" > "$OSYNC_STATE/pristine-src-$base"
+    sed -n 2p <<<"$out" > "$OSYNC_STATE/patched-src-$base"
+    echo "glibc $base (Debian's glibc-source $debver, sha256 $sha):"
+    (cd "$OSYNC_DIST/glibc-$base" && ls -1 -- *.patch | sed "s|^|  dist/glibc-$base/|")
+  done
+  if [ "$BASES" != "${BASES#*"$OSYNC_BACKPORT_BASE"}" ]; then
+    "$PYTHON" "$here/debian-dropin.py" --top "$OSYNC_TOP" \
+      --pristine "$(state "pristine-src-$OSYNC_BACKPORT_BASE")" \
+      --patched "$(state "patched-src-$OSYNC_BACKPORT_BASE")" \
+      --out "$OSYNC_DIST/debian" || exit 1
+    echo "Debian drop-in for glibc $OSYNC_BACKPORT_BASE:"
+    (cd "$OSYNC_DIST" && find debian -type f | sort | sed 's|^|  dist/|')
+  fi
 }
 
 step_build ()
 {
-  local variant=$1 src abi build
+  local variant=$1 src base abi build
   case $variant in
-    patched) src=$(state patched-src) ;;
-    baseline) src=$(state pristine-src) ;;
+    patched|baseline) ;;
     *) die "unknown variant '$variant' (patched or baseline)" ;;
   esac
-  for abi in $ABIS; do
-    build=$("$here/build-glibc.sh" --abi "$abi" --variant "$variant" \
-              --src "$src" --cache "$OSYNC_CACHE" \
-              --key "$(git -C "$src" rev-parse 'HEAD^{tree}')") || exit 1
-    echo "$build" > "$OSYNC_STATE/build-$variant-$abi"
-    echo "glibc $variant $abi: built, installed in $build/root"
+  for base in $BASES; do
+    case $variant in
+      patched) src=$(state "patched-src-$base") ;;
+      baseline) src=$(state "pristine-src-$base") ;;
+    esac
+    for abi in $ABIS; do
+      build=$("$here/build-glibc.sh" --base "$base" --abi "$abi" \
+                --variant "$variant" --src "$src" --cache "$OSYNC_CACHE" \
+                --key "$(git -C "$src" rev-parse 'HEAD^{tree}')") || exit 1
+      echo "$build" > "$OSYNC_STATE/build-$variant-$base-$abi"
+      echo "glibc $base $variant $abi: built, installed in $build/root"
+    done
   done
 }
 
@@ -63,27 +100,27 @@ step_demo ()
   local abi root dir
   dir=$(mktemp -d "${TMPDIR:-/var/tmp}/osync-demo.XXXXXX")
   for abi in $ABIS; do
-    root=$(state "build-patched-$abi")/root
+    root=$(state "build-patched-$OSYNC_PRIMARY_BASE-$abi")/root
     "$here/stagecc.sh" "$root" "$abi" -O2 -Wall -o "$OSYNC_STATE/demo-$abi" \
       "$here/demo.c" || die "cannot build the demonstration for $abi"
     echo
-    echo "== Demonstration, $abi: driver/demo.c built against the patched headers"
+    echo "== Demonstration, $abi: driver/demo.c built against the patched glibc $OSYNC_PRIMARY_BASE headers"
     "$OSYNC_STATE/demo-$abi" "$dir/demo.tmp" | tee "$OSYNC_RESULTS/demo-$abi.txt"
   done
   rmdir "$dir"
-  cat <<'EOF'
+  cat <<'EOF2'
 
 How to read this: O_DSYNC and O_SYNC are distinct (data integrity versus
 file integrity), and O_RSYNC is a bit of its own, no longer an alias of
 O_SYNC, so O_RSYNC|O_DSYNC no longer turns the writes into O_SYNC.
-EOF
+EOF2
 }
 
 step_kernel ()
 {
   local image
   image=$("$OSYNC_TOP/kernel/build-kernel.sh" --cache "$OSYNC_CACHE" \
-            --source "$LINUX_SOURCE" | tail -n 1) || exit 1
+            ${LINUX_SOURCE:+--source "$LINUX_SOURCE"} | tail -n 1) || exit 1
   [ -f "$image" ] || die "kernel/build-kernel.sh gave no kernel image"
   echo "$image" > "$OSYNC_STATE/kernel-image"
   echo "new kernel: $(cat "$(dirname "$image")/version") with the kernel/ series, $image"
@@ -91,54 +128,85 @@ step_kernel ()
 
 step_check_glibc ()
 {
-  local variant abi build src
-  for variant in baseline patched; do
-    case $variant in
-      patched) src=$(state patched-src) ;;
-      baseline) src=$(state pristine-src) ;;
-    esac
-    for abi in $ABIS; do
-      build=$(state "build-$variant-$abi")
-      retry=()
-      [ $variant = baseline ] \
-        || retry=(--baseline "$OSYNC_RESULTS/glibc-baseline-$abi.sum")
-      "$here/glibc-tests.sh" --src "$src" --build "$build" "${retry[@]}" \
-        --out "$OSYNC_RESULTS/glibc-$variant-$abi.sum" || exit 1
+  local variant base abi build src retry
+  for base in $BASES; do
+    for variant in baseline patched; do
+      case $variant in
+        patched) src=$(state "patched-src-$base") ;;
+        baseline) src=$(state "pristine-src-$base") ;;
+      esac
+      for abi in $ABIS; do
+        build=$(state "build-$variant-$base-$abi")
+        retry=()
+        [ $variant = baseline ] \
+          || retry=(--baseline "$OSYNC_RESULTS/glibc-baseline-$base-$abi.sum")
+        "$here/glibc-tests.sh" --src "$src" --build "$build" "${retry[@]}" \
+          --out "$OSYNC_RESULTS/glibc-$variant-$base-$abi.sum" || exit 1
+      done
     done
   done
 }
 
 step_check_suite ()
 {
-  local abi vars=()
-  for abi in $ABIS; do
-    vars+=("ROOT_PATCHED_${abi^^}=$(state "build-patched-$abi")/root"
-           "ROOT_BASELINE_${abi^^}=$(state "build-baseline-$abi")/root")
+  local abi base id vars=()
+  # The staging roots: ROOT_<VARIANT>_<ABI> of the primary base, and
+  # ROOT_<VARIANT>_<ABI>_<BASE> of every base (2.36 -> 2_36).
+  for base in $BASES; do
+    id=${base//./_}
+    for abi in $ABIS; do
+      vars+=("ROOT_PATCHED_${abi^^}_$id=$(state "build-patched-$base-$abi")/root"
+             "ROOT_BASELINE_${abi^^}_$id=$(state "build-baseline-$base-$abi")/root")
+      [ "$base" != "$OSYNC_PRIMARY_BASE" ] \
+        || vars+=("ROOT_PATCHED_${abi^^}=$(state "build-patched-$base-$abi")/root"
+                  "ROOT_BASELINE_${abi^^}=$(state "build-baseline-$base-$abi")/root")
+    done
+    vars+=("PATCHED_SRC_$id=$(state "patched-src-$base")"
+           "PRISTINE_SRC_$id=$(state "pristine-src-$base")")
   done
   mkdir -p "$OSYNC_RESULTS/dejagnu"
-  # runtest's status only says whether something failed; the summary
-  # reads osync.sum.
+  # No result of an earlier run may be summarised as this one's: the
+  # summary requires an osync.sum newer than "started", with its
+  # summary block and a report from every test group.
+  rm -f "$OSYNC_RESULTS/dejagnu/osync.sum" "$OSYNC_RESULTS/dejagnu/osync.log" \
+    "$OSYNC_RESULTS/dejagnu/runtest-status"
+  touch "$OSYNC_RESULTS/dejagnu/started"
+  # runtest's status only says whether something failed (1); more
+  # means it stopped (killed, a Tcl error): recorded for the summary.
+  # The summary reads osync.sum.
+  local rc=0
   (cd "$OSYNC_RESULTS/dejagnu" &&
    "$RUNTEST" --tool osync --srcdir "$OSYNC_TOP/tests" \
      TOP="$OSYNC_TOP" CACHE="$OSYNC_CACHE" STATE="$OSYNC_STATE" \
      RESULTS="$OSYNC_RESULTS" DIST="$OSYNC_DIST" ABIS="$ABIS" \
-     GLIBC_TARBALL="$GLIBC_TARBALL" GLIBC_SHA256="$GLIBC_SHA256" \
-     PATCHED_SRC="$(state patched-src)" PRISTINE_SRC="$(state pristine-src)" \
+     BASES="$BASES" PRIMARY_BASE="$OSYNC_PRIMARY_BASE" \
+     BACKPORT_BASE="$OSYNC_BACKPORT_BASE" \
+     PATCHED_SRC="$(state "patched-src-$OSYNC_PRIMARY_BASE")" \
+     PRISTINE_SRC="$(state "pristine-src-$OSYNC_PRIMARY_BASE")" \
      KERNEL_IMAGE="$(state kernel-image)" LINUX_SOURCE="$LINUX_SOURCE" \
-     "${vars[@]}") || true
+     "${vars[@]}") || rc=$?
+  echo "$rc" > "$OSYNC_RESULTS/dejagnu/runtest-status"
   [ -f "$OSYNC_RESULTS/dejagnu/osync.sum" ] \
-    || die "runtest wrote no osync.sum; see $OSYNC_RESULTS/dejagnu/osync.log"
+    || die "runtest (exit status $rc) wrote no osync.sum; see $OSYNC_RESULTS/dejagnu/osync.log"
+  [ "$rc" -le 1 ] \
+    || echo "osync.sh: runtest stopped with exit status $rc; the summary counts this as a failure; see $OSYNC_RESULTS/dejagnu/osync.log" >&2
 }
 
 step_summary ()
 {
   "$PYTHON" "$here/summary.py" --results "$OSYNC_RESULTS" --abis "$ABIS" \
-    --state "$OSYNC_STATE"
+    --bases "$BASES" --state "$OSYNC_STATE" --top "$OSYNC_TOP"
 }
 
 [ $# -ge 1 ] || die "usage: $0 STEP [ARGS]; see the comment at the top"
 step=$1
 shift
+phase_start=$(date +%s)
+record_phase ()
+{
+  echo "$step${*:+ $*} $(( $(date +%s) - phase_start ))" >> "$OSYNC_RESULTS/phases.txt"
+}
+trap 'record_phase "$@"' EXIT
 case $step in
   series) step_series ;;
   build) step_build "$@" ;;

@@ -18,7 +18,8 @@
 /* The bits the kernel knows as sync bits, on x86 (asm-generic).  */
 #define KERNEL_DSYNC 010000
 #define KERNEL_FULLSYNC 04000000
-#define ALL_SYNC_BITS (KERNEL_DSYNC | KERNEL_FULLSYNC | 01000000000)
+/* OSYNC_RSYNC_BIT comes from the project's facts (flags.exp).  */
+#define ALL_SYNC_BITS (KERNEL_DSYNC | KERNEL_FULLSYNC | OSYNC_RSYNC_BIT)
 
 int
 main (int argc, char **argv)

@@ -1,0 +1,206 @@
+/* Slow paths of the open flag translation.  Linux version.
+   Copyright The GNU Toolchain Authors.
+   This file is part of the GNU C Library.
+
+   The GNU C Library is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   The GNU C Library is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with the GNU C Library; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#include <atomic.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ldsodefs.h>
+#include <pthreadP.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysdep-cancel.h>
+#include <open-flags.h>
+#include <elf/dl-tunables.h>
+
+/* Before glibc 2.12, O_SYNC had the value that is O_DSYNC today on
+   every port but hppa, whose O_SYNC was already today's __O_FULLSYNC
+   (the hppa version of open-flags.h sets this to 0).  */
+#ifndef OPEN_FLAGS_OLD_OSYNC_IS_DSYNC
+# define OPEN_FLAGS_OLD_OSYNC_IS_DSYNC 1
+#endif
+
+/* Answers computed once per process.  Threads that race to compute one
+   compute the same value, so relaxed accesses suffice.  */
+enum { answer_unknown = 0, answer_no, answer_yes };
+static int kernel_rsync;
+static int rsync_strict;
+static int legacy_full;
+
+/* Whether the tunable glibc.io.NAME is set to VALUE.  Unknown values
+   count as the default, as for every tunable.  */
+#define tunable_is(name, value) \
+  ({									      \
+    const char *__v = TUNABLE_GET_FULL (glibc, io, name, const char *,     \
+					NULL);				      \
+    __v != NULL && strcmp (__v, value) == 0;				      \
+  })
+
+/* Whether the running kernel implements __O_RSYNC.  open and openat
+   ignore flag bits they do not know, openat2 rejects them with EINVAL
+   (and a kernel without openat2, ENOSYS, predates __O_RSYNC too).  The
+   empty path makes a kernel that knows the bit fail with ENOENT, so the
+   probe opens nothing.  Any other failure also counts as "no": the bit
+   is dropped rather than risked.  That includes a seccomp filter that
+   answers EPERM for system calls it does not know; a filter that kills
+   the process instead cannot be told apart from a crash, and makes
+   every open with O_RSYNC fatal under it (as clone3 is for
+   posix_spawn).  */
+static bool
+kernel_has_rsync (void)
+{
+  int answer = atomic_load_relaxed (&kernel_rsync);
+  if (answer == answer_unknown)
+    {
+      answer = answer_no;
+      /* struct open_how of <linux/openat2.h>.  */
+      struct
+      {
+	uint64_t flags;
+	uint64_t mode;
+	uint64_t resolve;
+      } how = { .flags = O_RDONLY | O_DSYNC | __O_RSYNC };
+      int r = INTERNAL_SYSCALL_CALL (openat2, AT_FDCWD, "", &how,
+				     sizeof how);
+      if (INTERNAL_SYSCALL_ERROR_P (r) && INTERNAL_SYSCALL_ERRNO (r) == ENOENT)
+	answer = answer_yes;
+      atomic_store_relaxed (&kernel_rsync, answer);
+    }
+  return answer == answer_yes;
+}
+
+int
+__open_flags_rsync (int oflag)
+{
+  /* Under the headers before glibc @OSYNC_NODE_VERSION@, O_RSYNC was
+     O_SYNC, so a program that asked for O_RSYNC alone got synchronized
+     writes.  Rebuilding it must not take them away silently.  */
+  if ((oflag & __O_DSYNC) == 0)
+    oflag |= O_SYNC;
+
+  /* All bits set is not a request the kernel accepts either.  */
+  if (oflag != -1 && kernel_has_rsync ())
+    return oflag;
+
+  int strict = atomic_load_relaxed (&rsync_strict);
+  if (strict == answer_unknown)
+    {
+      strict = tunable_is (rsync, "strict") ? answer_yes : answer_no;
+      atomic_store_relaxed (&rsync_strict, strict);
+    }
+  if (strict == answer_yes || oflag == -1)
+    {
+      __set_errno (EINVAL);
+      return -1;
+    }
+  return oflag & ~__O_RSYNC;
+}
+
+/* Whether the GLIBC_X.Y version NAME is X.Y or later.  */
+static bool
+version_at_least (const char *name, unsigned int major, unsigned int minor)
+{
+  if (strncmp (name, "GLIBC_", 6) != 0)
+    return false;
+  char *end;
+  unsigned long x = strtoul (name + 6, &end, 10);
+  unsigned long y = *end == '.' ? strtoul (end + 1, NULL, 10) : 0;
+  return x > major || (x == major && y >= minor);
+}
+
+/* Whether the object that holds the code at CALLER was built against
+   glibc 2.12 or later: it needs a GLIBC_2.12 or later version of some
+   symbol.  An object that needs only older versions may still have
+   been built later; nothing in it tells.  */
+static bool
+built_after_2_11 (const void *caller)
+{
+  struct dl_find_object dlfo;
+  if (GLRO (dl_find_object) ((void *) caller, &dlfo) != 0)
+    return false;
+  struct link_map *l = dlfo.dlfo_link_map;
+  const ElfW(Dyn) *dyn = l->l_info[VERSYMIDX (DT_VERNEED)];
+  if (dyn == NULL)
+    return false;
+  const char *strtab = (const void *) D_PTR (l, l_info[DT_STRTAB]);
+  const ElfW(Verneed) *need
+    = (const ElfW(Verneed) *) (l->l_addr + dyn->d_un.d_ptr);
+  while (true)
+    {
+      const ElfW(Vernaux) *aux
+	= (const ElfW(Vernaux) *) ((const char *) need + need->vn_aux);
+      for (unsigned int i = 0; i < need->vn_cnt; i++)
+	{
+	  if (version_at_least (strtab + aux->vna_name, 2, 12))
+	    return true;
+	  aux = (const ElfW(Vernaux) *) ((const char *) aux + aux->vna_next);
+	}
+      if (need->vn_next == 0)
+	return false;
+      need = (const ElfW(Verneed) *) ((const char *) need + need->vn_next);
+    }
+}
+
+int
+__open_flags_legacy (int oflag, const void *caller)
+{
+  int full = atomic_load_relaxed (&legacy_full);
+  if (full == answer_unknown)
+    {
+      full = (OPEN_FLAGS_OLD_OSYNC_IS_DSYNC
+	      && tunable_is (legacy_osync, "full")) ? answer_yes : answer_no;
+      atomic_store_relaxed (&legacy_full, full);
+    }
+  if (full == answer_yes && !built_after_2_11 (caller))
+    oflag |= __O_FULLSYNC;
+  return oflag;
+}
+
+/* The strict refusal of O_RSYNC is still a cancellation point, as the
+   system call it replaces.  */
+static int
+refuse (void)
+{
+  __pthread_testcancel ();
+  __set_errno (EINVAL);
+  return -1;
+}
+
+int
+__open_flags_openat_rsync (int fd, const char *file, int oflag, mode_t mode)
+{
+  oflag = __open_flags_rsync (oflag);
+  if (oflag == -1)
+    return refuse ();
+  return SYSCALL_CANCEL (openat, fd, file, oflag, mode);
+}
+
+int
+__open_flags_openat_compat (int fd, const char *file, int oflag,
+			    mode_t mode, const void *caller)
+{
+  if (oflag & __O_DSYNC)
+    oflag = __open_flags_legacy (oflag, caller);
+  if (oflag & __O_RSYNC)
+    {
+      oflag = __open_flags_rsync (oflag);
+      if (oflag == -1)
+	return refuse ();
+    }
+  return SYSCALL_CANCEL (openat, fd, file, oflag, mode);
+}

@@ -1,0 +1,1 @@
+#include "tst-open-osync.c"
