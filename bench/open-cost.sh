@@ -2,13 +2,22 @@
 # Instructions per open() and openat() call through the unpatched glibc
 # and through the patched one (new version, old version, O_RSYNC and
 # O_DSYNC slow paths), counted by valgrind's callgrind, which counts
-# the same on any load.  Writes $OSYNC_RESULTS/bench-open.md.
+# the same on any load.  Both glibcs are those of the primary base
+# (OSYNC_PRIMARY_BASE in the facts file): the staging roots named by
+# $OSYNC_STATE/build-{patched,baseline}-BASE-ABI.  Writes
+# $OSYNC_RESULTS/bench-open.md.
 # Run through 'make bench-open'.
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../driver/lib.sh"
 need_var OSYNC_STATE OSYNC_RESULTS ABIS
+# The project's facts: OSYNC_PRIMARY_BASE (the glibc measured) and
+# OSYNC_RSYNC_BIT (O_RSYNC's bit, passed to the program as a number).
+facts=$("${PYTHON:-python3}" "$here/../driver/facts.py" shell) \
+  || die "cannot read the facts file (driver/facts.py failed)"
+eval "$facts"
+base=$OSYNC_PRIMARY_BASE
 command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null \
   || die "valgrind is missing; install it (apt-get install valgrind) or re-run ./configure"
 
@@ -46,9 +55,18 @@ count ()
   echo "| ABI | path | flags | open | vs unpatched | openat | vs unpatched |"
   echo "|---|---|---|---:|---:|---:|---:|"
 } > "$out"
+# state_root VARIANT ABI: the staging root of the patched or baseline
+# glibc of the primary base.
+state_root ()
+{
+  local f=$OSYNC_STATE/build-$1-$base-$2
+  [ -s "$f" ] || die "$f is missing: build the $1 glibc $base first ('make build build-baseline', which 'make bench' does)"
+  echo "$(cat "$f")/root"
+}
+
 for abi in $ABIS; do
-  new=$(cat "$OSYNC_STATE/build-patched-$abi")/root
-  old=$(cat "$OSYNC_STATE/build-baseline-$abi")/root
+  new=$(state_root patched "$abi")
+  old=$(state_root baseline "$abi")
   "$here/../driver/stagecc.sh" "$new" "$abi" -O2 -o "$tmp/new-$abi" "$here/open-cost.c"
   "$here/../driver/stagecc.sh" "$old" "$abi" -O2 -o "$tmp/old-$abi" "$here/open-cost.c"
   # Each row: label ('~' for a space), glibc, program, flags, and the
@@ -63,11 +81,11 @@ for abi in $ABIS; do
       d_at=$(awk -v a="$at" -v b="${cost_at[$ref]}" 'BEGIN { printf "%+.1f", a - b }')
     fi
     echo "| $abi | ${label//\~/ } | $flags | $op | $d_op | $at | $d_at |" >> "$out"
-  done <<'ROWS'
+  done <<ROWS
 unpatched~glibc old old 0 -
 patched,~new~version new new 0 unpatched~glibc
 patched,~old~version~(old~binary) new old 0 unpatched~glibc
-patched,~new~version,~O_RSYNC new new 0x8000000 -
+patched,~new~version,~O_RSYNC new new $OSYNC_RSYNC_BIT -
 unpatched~glibc,~O_DSYNC old old 010000 -
 patched,~old~version,~O_DSYNC new old 010000 unpatched~glibc,~O_DSYNC
 ROWS
@@ -75,6 +93,7 @@ done
 {
   echo
   echo "Instructions per call (callgrind, $n calls each, including the"
-  echo "benchmark's one-line caller); flags are added to O_RDONLY."
+  echo "benchmark's one-line caller); flags are added to O_RDONLY.  glibc"
+  echo "$base; O_RSYNC is $OSYNC_RSYNC_BIT (__O_RSYNC, facts: OSYNC_RSYNC_BIT)."
 } >> "$out"
 cat "$out"

@@ -32,9 +32,16 @@
 
 /* The kernel's bit for O_RSYNC, which the probe passes to openat2
    directly (the unpatched headers have no such bit: their O_RSYNC is
-   O_SYNC).  */
+   O_SYNC).  Its value is the project's fact OSYNC_RSYNC_BIT, which
+   bench/syncbench.sh passes as -DOSYNC_RSYNC_BIT=...; by hand:
+     cc -DOSYNC_RSYNC_BIT=$(driver/facts.py get OSYNC_RSYNC_BIT) ...  */
+#ifndef OSYNC_RSYNC_BIT
+# error "compile with -DOSYNC_RSYNC_BIT=$(driver/facts.py get OSYNC_RSYNC_BIT)"
+#endif
 #ifndef __O_RSYNC
-# define __O_RSYNC 01000000000
+# define __O_RSYNC OSYNC_RSYNC_BIT
+#elif __O_RSYNC != OSYNC_RSYNC_BIT
+# error "the headers' __O_RSYNC is not the bit of the facts file"
 #endif
 #ifndef SYS_openat2
 # define SYS_openat2 437

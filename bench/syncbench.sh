@@ -4,7 +4,8 @@
 # round after round so that drift (other load, the disk's own state)
 # falls on all of them alike.  Three configurations:
 #   unpatched         built against the unpatched glibc, run on it
-#   patched (new)     built against the patched glibc (open@GLIBC_2.37...)
+#   patched (new)     built against the patched glibc (open@OSYNC_NODE,
+#                     the node of the facts file, and the other new versions)
 #   patched (compat)  the unpatched build run on the patched glibc, through
 #                     the old symbol versions an old binary uses
 # Writes $OSYNC_RESULTS/bench-sync.md (table: median ops/s per method,
@@ -19,8 +20,10 @@
 # DIR is where the test file goes (default /var/tmp): a directory on the
 # disk to measure.  The defaults can also come from the environment:
 # SYNCBENCH_ROUNDS (5), SYNCBENCH_SECONDS (2), SYNCBENCH_DIR (/var/tmp).
-# Needs OSYNC_STATE (build-patched-x86_64, build-baseline-x86_64) and
-# OSYNC_RESULTS, as 'make bench' passes them.
+# Both glibcs are those of the primary base (OSYNC_PRIMARY_BASE in the
+# facts file).  Needs OSYNC_STATE (build-patched-BASE-x86_64,
+# build-baseline-BASE-x86_64) and OSYNC_RESULTS, as 'make bench' passes
+# them.
 #
 # --from-csv makes the table and the plot again from the CSV of an
 # earlier run (with the same --guest, if any) instead of measuring.
@@ -65,6 +68,13 @@ done
 [[ $seconds =~ ^[0-9]*\.?[0-9]+$ ]] || die "--seconds wants a positive number, not '$seconds'"
 
 need_var OSYNC_STATE OSYNC_RESULTS
+# The project's facts: OSYNC_PRIMARY_BASE (the glibc measured),
+# OSYNC_NODE (the new versions' node) and OSYNC_RSYNC_BIT (O_RSYNC's bit,
+# which the program needs when the unpatched headers lack it).
+facts=$("${PYTHON:-python3}" "$here/../driver/facts.py" shell) \
+  || die "cannot read the facts file (driver/facts.py failed)"
+eval "$facts"
+base=$OSYNC_PRIMARY_BASE
 # Only x86_64 for now (the i386 builds would need their own loader and
 # library path below).
 abi=x86_64
@@ -75,11 +85,12 @@ command -v gnuplot >/dev/null \
   || die "gnuplot is missing; install it with 'apt-get install -y gnuplot-nox' (after 'apt-get update' if apt cannot find it)"
 command -v gawk >/dev/null || die "gawk is missing; install it with 'apt-get install -y gawk'"
 command -v objdump >/dev/null || die "objdump is missing; install it with 'apt-get install -y binutils'"
-# state_root WHICH: the staging root of the patched or baseline glibc.
+# state_root WHICH: the staging root of the patched or baseline glibc
+# of the primary base.
 state_root ()
 {
-  local f=$OSYNC_STATE/build-$1-$abi r
-  [ -s "$f" ] || die "$f is missing: build the $1 glibc first ('make build build-baseline', which 'make bench' does)"
+  local f=$OSYNC_STATE/build-$1-$base-$abi r
+  [ -s "$f" ] || die "$f is missing: build the $1 glibc $base first ('make build build-baseline', which 'make bench' does)"
   r=$(cat "$f")/root
   [ -x "$r/$ld" ] || die "$r has no $ld: the $1 build named in $f is gone or incomplete; rebuild it ('make build build-baseline')"
   echo "$r"
@@ -93,9 +104,9 @@ if [ -n "$guest" ]; then
     debian) kopt=() kname="Debian 12, stock Linux 6.1" ;;
     new)
       [ -s "$OSYNC_STATE/kernel-image" ] \
-        || die "no new kernel yet: run 'make kernel' first (it builds Linux 6.1 with kernel/patches)"
+        || die "no new kernel yet: run 'make kernel' first (it builds Linux 6.12 with kernel/patches)"
       kopt=(--kernel "$(cat "$OSYNC_STATE/kernel-image")")
-      kname="Linux 6.1 with the kernel/ series" ;;
+      kname="Linux 6.12 with the kernel/ series" ;;
     *) die "--guest wants debian or new, not '$guest'" ;;
   esac
   name=bench-sync-guest-$guest
@@ -126,19 +137,21 @@ trap 'rm -rf "$tmp"' EXIT
 for which in patched baseline; do
   r=root_$which
   with_log "$tmp/cc-$which.log" "$here/../driver/stagecc.sh" "${!r}" "$abi" \
-    -O2 -Wall -Wextra -o "$tmp/syncbench-$which" "$here/syncbench.c" \
+    -O2 -Wall -Wextra -DOSYNC_RSYNC_BIT="$OSYNC_RSYNC_BIT" \
+    -o "$tmp/syncbench-$which" "$here/syncbench.c" \
     || die "compiling bench/syncbench.c against the $which glibc (${!r}) failed; the log is above"
   if [ -s "$tmp/cc-$which.log" ]; then
     cat "$tmp/cc-$which.log" >&2
     note "warning: the compiler warned (above)"
   fi
 done
+node_re=${OSYNC_NODE//./\\.}
 syms=$(objdump -T "$tmp/syncbench-patched")
-grep -qE '\(GLIBC_2\.37\) +open$' <<< "$syms" \
-  || die "the program built against $root_patched does not call open@GLIBC_2.37: is that really the patched glibc?"
+grep -qE "\\($node_re\\) +open\$" <<< "$syms" \
+  || die "the program built against $root_patched does not call open@$OSYNC_NODE: is that really the patched glibc?"
 syms=$(objdump -T "$tmp/syncbench-baseline")
-! grep -q 'GLIBC_2\.37' <<< "$syms" \
-  || die "the program built against $root_baseline references GLIBC_2.37: is that really the unpatched glibc?"
+! grep -q "$node_re" <<< "$syms" \
+  || die "the program built against $root_baseline references $OSYNC_NODE: is that really the unpatched glibc?"
 
 # The three configurations: name, glibc root, program.
 configs=(unpatched new compat)

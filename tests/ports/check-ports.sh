@@ -1,5 +1,5 @@
 #!/bin/bash
-# Check the O_SYNC / O_DSYNC / O_RSYNC split of a patched glibc 2.36 on
+# Check the O_SYNC / O_DSYNC / O_RSYNC split of a patched glibc on
 # every Linux port: install each port's headers with glibc's own
 # `make install-headers` (cached), compile tests/ports/probe.c against
 # them and against the port's kernel headers, and report.  See README.
@@ -15,7 +15,7 @@ Usage: check-ports.sh --src GLIBC_SRC_TREE --cache CACHE_DIR --out RESULT_DIR
                       [--only PORT[,PORT...]] [--strict]
        check-ports.sh --list
 
-  --src    top directory of the patched glibc 2.36 source tree (read only)
+  --src    top directory of the patched glibc source tree (read only)
   --cache  where installed headers are kept between runs
   --out    where ports.md, ports.log and build/*.log are written
   --only   check only these ports: port ids (see --list) or glibc port

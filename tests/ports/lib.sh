@@ -93,8 +93,16 @@ x32           |x86_64    |x86_64-linux-gnux32     |x32                   |x86_64
 EOF
 }
 
+# The ports of the glibc tree PORTS_SRC (ia64, a port of 2.36, left in
+# 2.40), or all of them when no tree is given.
 ports_ids() {
-  ports_table | cut -d'|' -f1
+  local id family
+  ports_table | cut -d'|' -f1,2 | while IFS='|' read -r id family; do
+    if [ -z "${PORTS_SRC:-}" ] \
+       || [ -d "$PORTS_SRC/sysdeps/unix/sysv/linux/$family" ]; then
+      echo "$id"
+    fi
+  done
 }
 
 # ports_load ID: set the P_* fields of one row; fails for an unknown ID.
@@ -563,7 +571,7 @@ ports_parse_args() {
 # Needs PORTS_SRC, PORTS_CACHE and PORTS_OUT (from --src/--cache/--out).
 ports_init() {
   local tool pkg
-  [ -n "${PORTS_SRC:-}" ] || ports_die "--src is required: the top directory of the patched glibc 2.36 source tree"
+  [ -n "${PORTS_SRC:-}" ] || ports_die "--src is required: the top directory of the patched glibc source tree"
   [ -n "${PORTS_CACHE:-}" ] || ports_die "--cache is required: a directory for the installed headers (created if missing)"
   [ -n "${PORTS_OUT:-}" ] || ports_die "--out is required: a directory for ports.md and ports.log (created if missing)"
   [ -d "$PORTS_SRC" ] || ports_die "--src $PORTS_SRC: no such directory"
