@@ -28,6 +28,9 @@ done
 [ -n "$base" ] && [ -n "$cache" ] || die "usage: $0 --base VERSION --cache DIR [--tarball FILE]"
 
 debver=
+if [ "$tarball" = /usr/src/glibc/glibc-$base.tar.xz ]; then
+  debver=$(dpkg-query -W -f='${Version}' glibc-source 2>/dev/null || true)
+fi
 if [ -z "$tarball" ]; then
   installed=$(dpkg-query -W -f='${Version}' glibc-source 2>/dev/null || true)
   case $installed in

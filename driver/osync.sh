@@ -19,7 +19,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 need_var OSYNC_TOP OSYNC_CACHE GLIBC_TARBALL OSYNC_STATE \
-  OSYNC_RESULTS OSYNC_DIST ABIS LINUX_SOURCE
+  OSYNC_RESULTS OSYNC_DIST ABIS
 mkdir -p "$OSYNC_STATE" "$OSYNC_RESULTS"
 
 state ()

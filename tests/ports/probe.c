@@ -125,6 +125,16 @@ PROBE_ASSERT ((O_RSYNC | O_DSYNC) != O_SYNC, "O_RSYNC|O_DSYNC == O_SYNC");
 PROBE_ASSERT ((O_RSYNC | O_SYNC) != O_DSYNC, "O_RSYNC|O_SYNC == O_DSYNC");
 PROBE_ASSERT ((O_RSYNC | O_SYNC) != O_SYNC, "O_RSYNC|O_SYNC == O_SYNC");
 
+/* Every macro glibc 2.36 installed stays: hppa's __O_SYNC, now a name
+   of __O_FULLSYNC (hppa's O_SYNC before glibc 2.12).  */
+#  ifdef __hppa__
+#   ifdef __O_SYNC
+PROBE_ASSERT (__O_SYNC == __O_FULLSYNC, "__O_SYNC != __O_FULLSYNC");
+#   else
+PROBE_MISSING ("__O_SYNC (installed by glibc 2.36)");
+#   endif
+#  endif
+
 /* glibc's own open flags (collected by the caller from -dM output).  */
 #  ifdef PROBE_FLAGS_FILE
 #   define PROBE_FLAG(name)						\

@@ -29,6 +29,7 @@
    - that O_RSYNC alone still gives the writes of O_SYNC;
    - that the openat2 probe degrades when a seccomp filter answers
      EPERM for openat2;
+   - that a strict refusal of O_RSYNC is still a cancellation point;
    - that glibc.io.legacy_osync=full widens the O_DSYNC of an old
      version only for a caller that needs no symbol version of glibc
      2.12 or later (tst-open-osync-mod.so, against the test program
@@ -46,6 +47,7 @@
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -65,12 +67,20 @@
 #include <support/check.h>
 #include <support/support.h>
 #include <support/temp_file.h>
+#include <support/xthread.h>
 #include <support/xunistd.h>
 
 /* The error the seccomp filter gives an open that carries __O_RSYNC.  */
 #define MARKER_ERRNO ENOTNAM
 
 #define SYNC_BITS (O_DSYNC | __O_FULLSYNC | __O_RSYNC)
+
+/* The low 32 bits of a system call argument, for seccomp filters.  */
+#if __BYTE_ORDER == __LITTLE_ENDIAN
+# define LOW_WORD(arg) (offsetof (struct seccomp_data, args[arg]))
+#else
+# define LOW_WORD(arg) (offsetof (struct seccomp_data, args[arg]) + 4)
+#endif
 
 /* glibc before 2.12 defined O_SYNC (and O_DSYNC and O_RSYNC) as the
    value of today's O_DSYNC, except on hppa, where O_SYNC was the bit
@@ -402,11 +412,6 @@ probe_kernel_rsync (void)
 static bool
 install_rsync_filter (void)
 {
-#if __BYTE_ORDER == __LITTLE_ENDIAN
-# define LOW_WORD(arg) (offsetof (struct seccomp_data, args[arg]))
-#else
-# define LOW_WORD(arg) (offsetof (struct seccomp_data, args[arg]) + 4)
-#endif
   struct sock_filter filter[] =
     {
       BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
@@ -532,6 +537,28 @@ check_legacy_caller (void)
 #endif
 }
 
+/* A thread with a cancellation pending that opens with O_RSYNC: the
+   open is a cancellation point whether it reaches the kernel or is
+   refused (glibc.io.rsync=strict).  */
+static void *
+cancelled_open (void *closure)
+{
+  TEST_COMPARE (pthread_cancel (pthread_self ()), 0);
+  int fd = open (path, O_RDWR | O_RSYNC | O_DSYNC);
+  if (fd >= 0)
+    xclose (fd);
+  return (void *) (intptr_t) fd;
+}
+
+static void
+check_cancellation (void)
+{
+  void *ret = xpthread_join (xpthread_create (NULL, cancelled_open, NULL));
+  if (ret != PTHREAD_CANCELED)
+    FAIL ("an open with O_RSYNC that returned %d did not act on a "
+	  "pending cancellation", (int) (intptr_t) ret);
+}
+
 /* In a new process (the probe's answer is cached per process), a
    seccomp filter that answers EPERM for openat2, as allow-list
    sandboxes do for system calls they do not know, must make open
@@ -543,12 +570,18 @@ check_probe_eperm (void)
   pid_t pid = xfork ();
   if (pid == 0)
     {
+      /* openat2 gets EPERM; an openat that carries __O_RSYNC gets the
+	 marker error, so that passing the bit blindly is seen.  */
       struct sock_filter filter[] =
 	{
 	  BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
 		    offsetof (struct seccomp_data, nr)),
 	  BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_openat2, 0, 1),
 	  BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+	  BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 0, 3),
+	  BPF_STMT (BPF_LD | BPF_W | BPF_ABS, LOW_WORD (2)),
+	  BPF_JUMP (BPF_JMP | BPF_JSET | BPF_K, __O_RSYNC, 0, 1),
+	  BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | MARKER_ERRNO),
 	  BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
       struct sock_fprog prog = { .len = array_length (filter),
@@ -564,7 +597,10 @@ check_probe_eperm (void)
 		  "returned %d (errno %d), want EINVAL", fd, errno);
 	  _exit (0);
 	}
-      TEST_VERIFY_EXIT (fd >= 0);
+      if (fd < 0)
+	FAIL_EXIT1 ("openat2 answers EPERM: open failed (errno %d%s)", errno,
+		    errno == MARKER_ERRNO ? ": __O_RSYNC reached the kernel"
+		    : "");
       int fl = fcntl (fd, F_GETFL);
       if ((fl & SYNC_BITS) != O_DSYNC)
 	FAIL ("openat2 answers EPERM: F_GETFL sync bits %#o, want %#o "
@@ -615,6 +651,7 @@ do_test (void)
 
   check_aio_fsync ();
   check_legacy_caller ();
+  check_cancellation ();
 
   /* Without the filter: what F_GETFL reports.  */
   check_all (false);

@@ -1,0 +1,1 @@
+/* A test nobody runs.  */
