@@ -1,1 +1,0 @@
-#include "tst-open-osync.c"
