@@ -1,1 +1,0 @@
-/* A test nobody runs.  */
