@@ -49,11 +49,14 @@ step_series ()
 {
   local base out tar sha debver
   : > "$OSYNC_RESULTS/phases.txt"
+  : > "$OSYNC_RESULTS/tarballs.txt"
   rm -rf "$OSYNC_DIST"
   for base in $BASES; do
     read -r tar sha debver <<<"$(tarball_of "$base")" || exit 1
     [ -n "$sha" ] || exit 1
     echo "$tar $sha $debver" > "$OSYNC_STATE/tarball-$base"
+    echo "glibc $base: $(basename "$tar") from Debian's glibc-source $debver, sha256 $sha" \
+      >> "$OSYNC_RESULTS/tarballs.txt"
     out=$("$PYTHON" "$here/mkseries.py" --top "$OSYNC_TOP" --base "$base" \
             --tarball "$tar" --tarball-sha256 "$sha" \
             --cache "$OSYNC_CACHE" --dist "$OSYNC_DIST/glibc-$base" \
