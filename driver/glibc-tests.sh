@@ -51,6 +51,22 @@ fi
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 cd "$build"
+# A machine that cannot execute programs of this ABI (a kernel without
+# 32-bit emulation) cannot run glibc's tests: every one would fail on
+# both trees alike.  Say so, once, as UNSUPPORTED with the reason, and
+# still run the checks that only compile (conform, check-abi).
+noexec=
+if ! why=$(./elf/ld.so --version 2>&1 >/dev/null); then
+  noexec=${why##*: }
+  noexec=${noexec:-the dynamic loader does not start}
+elif ! ./elf/ld.so --version >/dev/null 2>&1; then
+  noexec="the dynamic loader does not start"
+fi
+if [ -n "$noexec" ]; then
+  note "glibc tests: $build: this machine cannot execute its programs ($noexec); only conform and check-abi"
+  echo "UNSUPPORTED: run-tests (this machine cannot execute these programs: $noexec)" >> "$results"
+  subdirs=
+fi
 for d in $subdirs; do
   note "glibc tests: $d ($build)"
   # Failures are in the .sum file; make's own status only says that

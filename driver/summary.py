@@ -1,31 +1,75 @@
 #!/usr/bin/python3
 # Summarize make check: glibc's tests on the patched tree against the
-# unpatched baseline, and the project's DejaGnu suite.
+# unpatched baseline, for every glibc base and ABI, and the project's
+# DejaGnu suite.
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 """Write results/summary.txt and print it; exit 1 on any failure.
 
 A glibc test counts as failed only if it fails on the patched tree and
 not on the baseline built the same way: failures the baseline shares
 come from the machine, not from the patch, and are listed, not counted.
+These count as failures too, so that nothing wrong reads as "0 failed":
+
+  - a test that passes on the baseline and is UNSUPPORTED (or UNTESTED,
+    XFAIL) on the patched tree: the patch took something away;
+  - a test of the patch (the tst-* files among the glibc fragments)
+    that is missing, not a PASS, or passed only when run again (FLAKY);
+    glibc's own FLAKY tests are listed by name and counted as skipped,
+    never as passes;
+  - a DejaGnu summary (osync.sum) that is older than the start of the
+    suite's run (results/dejagnu/started, which check-suite writes),
+    that has no summary block (runtest stopped half-way), whose counts
+    disagree with its lines, or in which a test group (a .exp file of
+    a tests/osync.*/ directory) did not report, or runtest's exit
+    status (results/dejagnu/runtest-status) says it stopped;
+  - a port of tests/ports reported UNSUPPORTED (its cross compiler is
+    missing: configure installs them all for make check).
+
+The last line is "N passed, N failed" with ", N skipped" when some
+were skipped.
 """
 
 import argparse
+import glob
 import os
 import re
 import sys
 
-BAD = {'FAIL', 'ERROR', 'UNRESOLVED', 'XPASS'}
+BAD = {'FAIL', 'ERROR', 'UNRESOLVED', 'XPASS', 'KPASS'}
 SKIP = {'UNSUPPORTED', 'UNTESTED', 'XFAIL', 'KFAIL'}
+RESULT_RE = re.compile(r'(PASS|FAIL|ERROR|UNSUPPORTED|UNTESTED|XFAIL|XPASS|'
+                       r'KFAIL|KPASS|UNRESOLVED|FLAKY): (.*)')
+# The counts of DejaGnu's summary block, by the result they count.
+COUNT_LABELS = {
+    'expected passes': 'PASS', 'unexpected failures': 'FAIL',
+    'unexpected successes': 'XPASS', 'expected failures': 'XFAIL',
+    'unknown successes': 'KPASS', 'known failures': 'KFAIL',
+    'unresolved testcases': 'UNRESOLVED', 'untested testcases': 'UNTESTED',
+    'unsupported tests': 'UNSUPPORTED',
+}
+# glibc's fragment directories (the README's fragment convention); the
+# 2.44 fragments live under glibc/ at their glibc paths.
+FRAGMENT_DIRS = ('sysdeps', 'io', 'misc', 'posix', 'rt')
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def noexec_reason(path):
+    """The reason glibc-tests.sh gave for not running the tests of a
+    tree (its "UNSUPPORTED: run-tests (...)" line), or None."""
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = re.match(r'UNSUPPORTED: run-tests \((.*)\)$', line.strip())
+            if m:
+                return m.group(1)
+    return None
 
 
 def read_sum(path):
     """Map test name to result from a glibc or DejaGnu .sum file."""
     results = {}
-    with open(path) as f:
+    with open(path, errors='replace') as f:
         for line in f:
-            m = re.match(r'(PASS|FAIL|ERROR|UNSUPPORTED|UNTESTED|XFAIL|'
-                         r'XPASS|KFAIL|UNRESOLVED|FLAKY): (.*)',
-                         line.rstrip('\n'))
+            m = RESULT_RE.match(line.rstrip('\n'))
             if m:
                 name = m.group(2).strip()
                 # Keep every DejaGnu line, even when two have one name.
@@ -35,102 +79,381 @@ def read_sum(path):
     return results
 
 
+def fragment_roots(top):
+    """glibc/ when it exists, else the top-level fragment directories."""
+    gdir = os.path.join(top, 'glibc')
+    if os.path.isdir(gdir):
+        return [gdir]
+    return [os.path.join(top, d) for d in FRAGMENT_DIRS]
+
+
+# The make variables whose words are tests glibc runs and reports.
+TEST_VARS = {'tests', 'tests-internal', 'tests-special', 'tests-container',
+             'tests-static', 'xtests'}
+
+
+def makefile_tests(path):
+    """(tests, other) named on the added lines of a Makefile fragment
+    (a unified diff): tst-* words assigned to a variable of TEST_VARS,
+    and tst-* words assigned to any other variable (modules-names ...).
+    Context lines tell which variable a '+' line continues; where a
+    hunk starts inside an assignment, glibc's "# VARIABLE" line that
+    closes the list names it; with neither, the words count as tests."""
+    tests, other = set(), set()
+    var = None          # The variable of the current list, if known.
+    words = set()       # tst-* words added to the current list.
+    inside = False      # In a backslash-continued list.
+
+    def close(name):
+        (tests if name is None or name in TEST_VARS else other).update(words)
+        words.clear()
+
+    with open(path, errors='replace') as f:
+        for raw in f:
+            raw = raw.rstrip('\n')
+            if raw.startswith(('@@', '---', '+++', 'diff ', 'index ')):
+                close(var)
+                var, inside = None, False
+                continue
+            if raw.startswith('-'):
+                continue
+            added = raw.startswith('+')
+            line = raw[1:]
+            m = re.match(r'([A-Za-z0-9_.$()-]+)\s*[+:]?=(.*)', line)
+            in_list = inside or bool(m)
+            if m and not inside:
+                close(var)
+                var, line = m.group(1), m.group(2)
+            elif not inside:
+                close(var)
+                var = None
+            c = re.fullmatch(r'\s*#\s*([A-Za-z0-9_-]+)\s*', line)
+            if inside and c:
+                var = var or c.group(1)
+            if added and in_list:
+                words.update(re.findall(r'(?<![\w-])(tst-[A-Za-z0-9_-]+)',
+                                        line.split('#', 1)[0]))
+            inside = line.rstrip().endswith('\\')
+            if not inside:
+                close(var)
+                var = None
+    close(var)
+    return tests, other
+
+
+def patch_tests(top, problems=None):
+    """The tests the patch adds: the tst-* names its Makefile fragments
+    add to glibc's test lists.  A tst-* file among the fragments that
+    no fragment adds as a test or a helper (modules-names ...) is a
+    test that never runs, appended to PROBLEMS."""
+    files, tests, helpers = set(), set(), set()
+    for root in fragment_roots(top):
+        for dirpath, _, names in os.walk(root, followlinks=True):
+            for name in names:
+                path = os.path.join(dirpath, name)
+                if re.fullmatch(r'Makefile(\.\d+)?\.diff', name):
+                    t, o = makefile_tests(path)
+                    tests |= t
+                    helpers |= o
+                elif name.startswith('tst-') and not name.endswith('.diff'):
+                    files.add(os.path.splitext(name)[0])
+    if problems is not None:
+        for stem in sorted(files - tests - helpers):
+            problems.append('%s is a test among the glibc fragments that no '
+                            'Makefile fragment adds to tests (or '
+                            'modules-names): it never runs' % stem)
+    return sorted(tests)
+
+
+def expected_groups(top):
+    """The DejaGnu test groups: osync.DIR/FILE.exp for each .exp file of
+    each tests/osync.*/ directory."""
+    return sorted(os.path.relpath(p, os.path.join(top, 'tests'))
+                  for p in glob.glob(os.path.join(top, 'tests', 'osync.*',
+                                                  '*.exp')))
+
+
+def check_dejagnu(path, started, groups):
+    """Problems with a DejaGnu .sum that make its results unusable or
+    incomplete, as a list of sentences, and the results read."""
+    problems = []
+    if not os.path.exists(path):
+        return ['no %s: the suite did not run (make check-suite)' % path], {}
+    if not os.path.exists(started):
+        problems.append('no %s: nothing shows when the suite was started, '
+                        'so %s may be stale; run make check-suite'
+                        % (started, path))
+    elif os.path.getmtime(path) < os.path.getmtime(started):
+        problems.append('%s is older than the start of the last run (%s): '
+                        'a stale result; run make check-suite'
+                        % (path, started))
+    seen = {}
+    current = None
+    counts = {}
+    declared = {}
+    in_summary = False
+    with open(path, errors='replace') as f:
+        for line in f:
+            line = line.rstrip('\n')
+            m = re.match(r'Running (\S+) \.\.\.$', line)
+            if m:
+                parts = m.group(1).split('/')
+                current = '/'.join(parts[-2:])
+                seen.setdefault(current, 0)
+                continue
+            if re.match(r'\s*=== \S+ Summary ===$', line):
+                in_summary = True
+                current = None
+                continue
+            m = re.match(r'# of (.*?)\s+(\d+)$', line)
+            if m and in_summary and m.group(1) in COUNT_LABELS:
+                declared[COUNT_LABELS[m.group(1)]] = int(m.group(2))
+                continue
+            m = RESULT_RE.match(line)
+            if m:
+                counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+                if current is not None:
+                    seen[current] += 1
+    if not in_summary:
+        problems.append('%s has no summary block: runtest stopped half-way '
+                        '(see osync.log next to it)' % path)
+    else:
+        for kind in sorted(set(declared) | (set(counts) & set(
+                COUNT_LABELS.values()))):
+            if declared.get(kind, 0) != counts.get(kind, 0):
+                problems.append('%s: its summary counts %d %s but it holds '
+                                '%d such lines: a damaged file'
+                                % (path, declared.get(kind, 0), kind,
+                                   counts.get(kind, 0)))
+    for g in groups:
+        if g not in seen:
+            problems.append('test group %s never ran (no "Running" line in '
+                            '%s)' % (g, path))
+        elif seen[g] == 0:
+            problems.append('test group %s reported no result' % g)
+    return problems, read_sum(path)
+
+
+def read_phases(path):
+    """The driver's (phase, seconds) lines, or None without the file."""
+    if not os.path.exists(path):
+        return None
+    phases = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            m = re.fullmatch(r'(\S.*?)\s+(\d+(?:\.\d+)?)', line.strip())
+            if not m:
+                raise SystemExit('summary.py: %s:%d: not a "PHASE SECONDS" '
+                                 'line: %r; fix the driver that wrote it'
+                                 % (path, n, line.rstrip('\n')))
+            phases.append((m.group(1), float(m.group(2))))
+    return phases
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--results', required=True)
     parser.add_argument('--state', required=True)
     parser.add_argument('--abis', required=True)
+    parser.add_argument('--bases', default='',
+                        help='glibc bases, the first the primary, e.g. '
+                        '"2.44 2.36"; results are then read from '
+                        'glibc-{baseline,patched}-BASE-ABI.sum; without '
+                        'it, from glibc-{baseline,patched}-ABI.sum')
+    parser.add_argument('--top', default=TOP,
+                        help='the project (for the patch\'s tests and the '
+                        'DejaGnu test groups)')
     args = parser.parse_args()
     out = []
     passed = failed = skipped = 0
     skip_reasons = {}
+    frag_problems = []
+    new_tests = patch_tests(args.top, frag_problems)
+    for p in frag_problems:
+        out.append('  FAILED: ' + p)
+    failed += len(frag_problems)
+    if not new_tests:
+        print('summary.py: no Makefile fragment under %s adds a tst-* test '
+              '(looked in glibc/ or %s): cannot tell which tests the patch '
+              'adds; pass --top with the project' % (
+                  args.top, ', '.join(FRAGMENT_DIRS)), file=sys.stderr)
+        return 2
 
     def skip(reason):
         nonlocal skipped
         skipped += 1
         skip_reasons[reason] = skip_reasons.get(reason, 0) + 1
 
+    def is_patch_test(name):
+        return name.rsplit('/', 1)[-1] in new_tests
+
     out.append("glibc's own tests (io posix rt misc, conform fcntl.h, "
                "check-abi), patched against the unpatched baseline:")
-    for abi in args.abis.split():
-        files = {v: os.path.join(args.results, 'glibc-%s-%s.sum' % (v, abi))
-                 for v in ('baseline', 'patched')}
-        for v, path in files.items():
-            if not os.path.exists(path):
-                out.append('  %s: no results for the %s tree (%s)'
-                           % (abi, v, path))
+    bases = args.bases.split() or ['']
+    for base in bases:
+        for abi in args.abis.split():
+            tag = '%s-%s' % (base, abi) if base else abi
+            label = 'glibc %s, %s' % (base, abi) if base else abi
+            files = {v: os.path.join(args.results, 'glibc-%s-%s.sum'
+                                     % (v, tag))
+                     for v in ('baseline', 'patched')}
+            missing = [v for v, p in files.items() if not os.path.exists(p)]
+            for v in missing:
+                out.append('  %s: no results for the %s tree (%s); run make '
+                           'check-glibc' % (label, v, files[v]))
                 failed += 1
-        if not all(os.path.exists(p) for p in files.values()):
-            continue
-        base = read_sum(files['baseline'])
-        new = read_sum(files['patched'])
-        # io, posix, rt and misc have some 400 tests; a few dozen means
-        # the tests were built but not run.
-        for v, res in (('baseline', base), ('patched', new)):
-            if len(res) < 300:
-                out.append('  %s: only %d results for the %s tree: its tests '
-                           'did not run' % (abi, len(res), v))
-                failed += 1
-        base_fail = sorted(t for t, r in base.items() if r in BAD)
-        new_fail = sorted(t for t, r in new.items() if r in BAD)
-        added = []
-        abi_pass = 0
-        flaky = sorted(t for t, r in new.items() if r == 'FLAKY')
-        for test, res in sorted(new.items()):
-            if res in ('PASS', 'FLAKY'):
-                abi_pass += 1
-            elif res in BAD:
-                if base.get(test) in BAD:
+            if missing:
+                continue
+            base_res = read_sum(files['baseline'])
+            new = read_sum(files['patched'])
+            # A machine that cannot execute this ABI's programs ran only
+            # the checks that compile (glibc-tests.sh says why, in a
+            # run-tests line); the tests that run are a skip, with the
+            # reason, and the checks that compile still count.
+            noexec = [noexec_reason(files[v]) for v in files
+                      if noexec_reason(files[v])]
+            if noexec:
+                skip('%s: glibc\'s tests (io posix rt misc, the patch\'s '
+                     'tests among them) not run: %s; conform and check-abi '
+                     'were' % (label, noexec[0]))
+                abi_pass = 0
+                for test, res in sorted(new.items()):
+                    if test == 'run-tests':
+                        continue
+                    if res == 'PASS':
+                        abi_pass += 1
+                    elif res in BAD and base_res.get(test) not in BAD:
+                        out.append('    NEW failure: %s' % test)
+                        failed += 1
+                passed += abi_pass
+                out.append('  %s: only conform and check-abi (%d pass on the '
+                           'patched tree); %s' % (label, abi_pass,
+                                                  noexec[0]))
+                continue
+            # io, posix, rt and misc have some 400 tests; a few dozen
+            # means the tests were built but not run.
+            for v, res in (('baseline', base_res), ('patched', new)):
+                if len(res) < 300:
+                    out.append('  %s: only %d results for the %s tree: its '
+                               'tests did not run' % (label, len(res), v))
+                    failed += 1
+            base_fail = sorted(t for t, r in base_res.items() if r in BAD)
+            new_fail = sorted(t for t, r in new.items() if r in BAD)
+            added = []
+            lost = []
+            flaky = []
+            abi_pass = 0
+            for test, res in sorted(new.items()):
+                if is_patch_test(test):
+                    continue            # Judged below.
+                if res == 'PASS':
+                    abi_pass += 1
+                elif res == 'FLAKY':
+                    flaky.append(test)
+                    skip('glibc test failed, then passed when run again '
+                         '(FLAKY, not counted as a pass): %s' % test)
+                elif res in BAD:
+                    if base_res.get(test) in BAD:
+                        continue
+                    added.append(test)
+                elif base_res.get(test) in ('PASS', 'FLAKY'):
+                    lost.append('%s (PASS -> %s)' % (test, res))
+                elif res == 'XFAIL':
+                    skip('glibc marks the test as expected to fail (XFAIL): '
+                         + test)
+                else:
+                    skip('the glibc test needs something this machine lacks '
+                         '(%s): %s' % (res, test))
+            vanished = sorted(t for t in base_res if t not in new
+                              and not is_patch_test(t))
+            own = []
+            own_bad = []
+            for stem in new_tests:
+                names = sorted(t for t in new
+                               if t.rsplit('/', 1)[-1] == stem)
+                if not names:
+                    own.append('%s (MISSING)' % stem)
+                    own_bad.append(stem)
                     continue
-                added.append(test)
-            elif res == 'XFAIL':
-                skip('glibc marks the test as expected to fail (XFAIL): '
-                     + test)
-            else:
-                skip('the glibc test needs something this machine lacks '
-                     '(%s): %s' % (res, test))
-        vanished = sorted(t for t in base if t not in new)
-        passed += abi_pass
-        failed += len(added) + len(vanished)
-        out.append('  %s: %d tests; %d pass on the patched tree'
-                   % (abi, len(new), abi_pass))
-        out.append('    fail on the baseline: %s'
-                   % (' '.join(base_fail) or 'none'))
-        out.append('    fail on the patched tree: %s'
-                   % (' '.join(new_fail) or 'none'))
-        out.append('    NEW failures (the patch is to blame): %s'
-                   % (' '.join(added) or 'none'))
-        if flaky:
-            out.append('    failed once, passed when run again (counted as '
-                       'passes): %s' % ' '.join(flaky))
-        if vanished:
-            out.append('    run on the baseline but not on the patched '
-                       'tree: %s' % ' '.join(vanished))
-        only_new = sorted(t for t in new if t not in base)
-        if only_new:
-            out.append('    new tests of the patch: %s'
-                       % ' '.join('%s (%s)' % (t, new[t]) for t in only_new))
+                for t in names:
+                    own.append('%s (%s)' % (t, new[t]))
+                    if new[t] == 'PASS':
+                        abi_pass += 1
+                    else:
+                        own_bad.append(t)
+            passed += abi_pass
+            failed += len(added) + len(vanished) + len(lost) + len(own_bad)
+            out.append('  %s: %d tests; %d pass on the patched tree'
+                       % (label, len(new), abi_pass))
+            out.append('    fail on the baseline: %s'
+                       % (' '.join(base_fail) or 'none'))
+            out.append('    fail on the patched tree: %s'
+                       % (' '.join(new_fail) or 'none'))
+            out.append('    NEW failures (the patch is to blame): %s'
+                       % (' '.join(added) or 'none'))
+            if lost:
+                out.append('    pass on the baseline, not run on the patched '
+                           'tree (counted as failures): %s' % ' '.join(lost))
+            if flaky:
+                out.append('    FLAKY (failed, then passed when run again; '
+                           'counted as skipped, not as passes): %s'
+                           % ' '.join(flaky))
+            if vanished:
+                out.append('    run on the baseline but not on the patched '
+                           'tree: %s' % ' '.join(vanished))
+            out.append('    new tests of the patch: %s' % ' '.join(own))
+            if own_bad:
+                out.append('    tests of the patch that did not pass (each '
+                           'must PASS on every base and ABI; a retried pass '
+                           'is a failure): %s' % ' '.join(own_bad))
 
     suite = os.path.join(args.results, 'dejagnu', 'osync.sum')
+    started = os.path.join(args.results, 'dejagnu', 'started')
     out.append('')
     out.append("The project's DejaGnu suite (%s):" % suite)
-    if os.path.exists(suite):
-        res = read_sum(suite)
-        counts = {}
-        for test, r in res.items():
-            counts[r] = counts.get(r, 0) + 1
-            if r == 'PASS':
-                passed += 1
-            elif r in BAD:
-                failed += 1
-                out.append('  %s: %s' % (r, test.strip()))
-            else:
-                skip('DejaGnu %s: %s' % (r, test.strip()))
+    problems, res = check_dejagnu(suite, started, expected_groups(args.top))
+    status = os.path.join(args.results, 'dejagnu', 'runtest-status')
+    if os.path.exists(status):
+        with open(status) as f:
+            rc = f.read().strip()
+        if rc not in ('0', '1'):
+            problems.append('runtest stopped with exit status %s (killed, or '
+                            'a Tcl error; see osync.log next to osync.sum)'
+                            % rc)
+    for p in problems:
+        out.append('  FAILED: ' + p)
+    failed += len(problems)
+    counts = {}
+    for test, r in res.items():
+        counts[r] = counts.get(r, 0) + 1
+        name = test.strip()
+        if r == 'PASS':
+            passed += 1
+        elif r in BAD:
+            failed += 1
+            out.append('  %s: %s' % (r, name))
+        elif re.match(r'ports: ', name):
+            failed += 1
+            out.append('  %s: %s (counted as a failure: make check needs '
+                       'every port\'s compiler; ./configure installs them, '
+                       'see driver/debian-packages)' % (r, name))
+        else:
+            skip('DejaGnu %s: %s' % (r, name))
+    if counts:
         out.append('  ' + ', '.join('%d %s' % (n, r)
                                     for r, n in sorted(counts.items())))
-    else:
-        out.append('  no osync.sum: the suite did not run')
-        failed += 1
+
+    phases = read_phases(os.path.join(args.results, 'phases.txt'))
+    if phases:
+        out.append('')
+        out.append('Wall time of each phase:')
+        width = max(len(p) for p, _ in phases)
+        for p, s in phases:
+            out.append('  %-*s %7.0f s' % (width, p, s))
+        out.append('  %-*s %7.0f s' % (width, 'total',
+                                       sum(s for _, s in phases)))
 
     if skip_reasons:
         out.append('')

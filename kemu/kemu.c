@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <linux/audit.h>
@@ -66,17 +67,28 @@ struct kernel
   const char *name;
   unsigned int known;		/* Open flags this kernel knew.  */
   int has_openat2;
+  /* Before Linux 4.13 (commit 629e014bb834, "fs: completely ignore
+     unknown open flags"), open ignored the bits it did not know but
+     kept them in the file's f_flags, so F_GETFL reported them.  */
+  int getfl_keeps_unknown;
 };
 
 static const struct kernel kernels[] =
 {
-  { "2.6.32", K_2_6_32, 0 },
-  { "2.6.33", K_2_6_33, 0 },
-  { "2.6.39", K_2_6_39, 0 },
-  { "3.11", K_3_11, 0 },
-  { "5.6", K_3_11, 1 },
+  /* Older than glibc 2.36 and 2.44 support (3.2): only a hypothetical
+     row for the header rationale (it predates __O_SYNC).  */
+  { "2.6.32", K_2_6_32, 0, 1 },
+  { "2.6.33", K_2_6_33, 0, 1 },
+  { "2.6.39", K_2_6_39, 0, 1 },
+  /* The oldest kernel glibc 2.36 and 2.44 run on.  */
+  { "3.2", K_2_6_39, 0, 1 },
+  { "3.11", K_3_11, 0, 1 },
+  { "4.13", K_3_11, 0, 0 },
+  /* The last kernel without openat2.  */
+  { "5.5", K_3_11, 0, 0 },
+  { "5.6", K_3_11, 1, 0 },
   /* No rewriting at all: kemu only traces.  */
-  { "current", ~0u, 1 },
+  { "current", ~0u, 1, 0 },
 };
 
 #define NKERNELS (sizeof kernels / sizeof kernels[0])
@@ -93,7 +105,8 @@ static const unsigned int audit_arches[] =
 enum
 {
   ARG_NONE = -1,		/* Fixed flags: nothing to rewrite.  */
-  ARG_HOW = -2			/* openat2: flags in struct open_how.  */
+  ARG_HOW = -2,			/* openat2: flags in struct open_how.  */
+  ARG_GETFL = -3		/* F_GETFL: the result is the flags.  */
 };
 
 struct call
@@ -101,25 +114,30 @@ struct call
   const char *name;
   int nr[2];			/* Per arch; -1 if the arch lacks it.  */
   int flags_arg;		/* Argument index, or ARG_*.  */
-  int setfl_only;		/* Trace only when cmd (arg 1) is F_SETFL.  */
+  int cmd;			/* Trace only this cmd (arg 1), or -1.  */
 };
+
+#define K_F_GETFL 3
+#define K_F_SETFL 4
 
 static const struct call calls[] =
 {
-  { "open", { 2, 5 }, 1, 0 },
+  { "open", { 2, 5 }, 1, -1 },
   /* creat's flags are always O_CREAT|O_WRONLY|O_TRUNC, known to every
      kernel; it is listed for completeness and never traced.  */
-  { "creat", { 85, 8 }, ARG_NONE, 0 },
-  { "openat", { 257, 295 }, 2, 0 },
-  { "open_by_handle_at", { 304, 342 }, 2, 0 },
-  { "openat2", { 437, 437 }, ARG_HOW, 0 },
-  /* F_SETFL on an old kernel ignored unknown bits too.  */
-  { "fcntl", { 72, 55 }, 2, 1 },
-  { "fcntl64", { -1, 221 }, 2, 1 },
+  { "creat", { 85, 8 }, ARG_NONE, -1 },
+  { "openat", { 257, 295 }, 2, -1 },
+  { "open_by_handle_at", { 304, 342 }, 2, -1 },
+  { "openat2", { 437, 437 }, ARG_HOW, -1 },
+  /* F_SETFL on an old kernel ignored unknown bits too.  The entries
+     of one system call with a cmd must be adjacent.  */
+  { "fcntl", { 72, 55 }, 2, K_F_SETFL },
+  { "fcntl", { 72, 55 }, ARG_GETFL, K_F_GETFL },
+  { "fcntl64", { -1, 221 }, 2, K_F_SETFL },
+  { "fcntl64", { -1, 221 }, ARG_GETFL, K_F_GETFL },
 };
 
 #define NCALLS (sizeof calls / sizeof calls[0])
-#define K_F_SETFL 4
 
 static const struct kernel *kernel;
 static FILE *logfp;
@@ -158,6 +176,31 @@ emit (unsigned short code, unsigned int k, unsigned char jt,
   prog[prog_len++] = insn;
 }
 
+/* Whether call C is traced for ARCH: F_GETFL only where the
+   emulated kernel's F_GETFL differs from today's.  */
+static int
+traced (const struct call *c, int arch)
+{
+  if (c->nr[arch] < 0 || c->flags_arg == ARG_NONE)
+    return 0;
+  if (c->flags_arg == ARG_GETFL)
+    return kernel->getfl_keeps_unknown;
+  return 1;
+}
+
+/* Whether calls[I] is the first traced entry of a group of entries
+   with a cmd for the same call.  */
+static int
+group_start (size_t i, int arch)
+{
+  size_t j;
+
+  for (j = i; j-- > 0 && calls[j].nr[arch] == calls[i].nr[arch];)
+    if (traced (&calls[j], arch) && calls[j].cmd >= 0)
+      return 0;
+  return 1;
+}
+
 static void
 build_filter (void)
 {
@@ -172,8 +215,13 @@ build_filter (void)
       /* Count the instructions of this arch's block to skip it.  */
       unsigned int n = 2;
       for (i = 0; i < NCALLS; i++)
-	if (calls[i].nr[arch] >= 0 && calls[i].flags_arg != ARG_NONE)
-	  n += calls[i].setfl_only ? 5 : 2;
+	if (traced (&calls[i], arch))
+	  {
+	    if (calls[i].cmd < 0)
+	      n += 2;
+	    else
+	      n += 2 + (group_start (i, arch) ? 3 : 0);
+	  }
       emit (BPF_JMP | BPF_JEQ | BPF_K, audit_arches[arch], 0, n);
       emit (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr),
 	    0, 0);
@@ -181,20 +229,34 @@ build_filter (void)
 	{
 	  unsigned int ret = SECCOMP_RET_TRACE | (arch << 8) | i;
 
-	  if (calls[i].nr[arch] < 0 || calls[i].flags_arg == ARG_NONE)
+	  if (!traced (&calls[i], arch))
 	    continue;
-	  if (calls[i].setfl_only)
+	  if (calls[i].cmd >= 0)
 	    {
-	      /* The accumulator is lost after loading cmd, so both
-		 outcomes return here.  Only the low word of cmd (at
-		 the lower address: little-endian) matters, as the
-		 kernel takes it as an unsigned int.  */
-	      emit (BPF_JMP | BPF_JEQ | BPF_K, calls[i].nr[arch], 0, 4);
-	      emit (BPF_LD | BPF_W | BPF_ABS,
-		    offsetof (struct seccomp_data, args[1]), 0, 0);
-	      emit (BPF_JMP | BPF_JEQ | BPF_K, K_F_SETFL, 0, 1);
+	      /* A group of entries of one call, one per cmd: load cmd
+		 once, compare with each, and allow the call if none
+		 matched.  The accumulator is lost after loading cmd,
+		 so every outcome returns here.  Only the low word of
+		 cmd (at the lower address: little-endian) matters, as
+		 the kernel takes it as an unsigned int.  */
+	      size_t j, k = 0;
+
+	      if (group_start (i, arch))
+		{
+		  for (j = i; j < NCALLS && calls[j].nr[arch] == calls[i].nr[arch]
+			 && calls[j].cmd >= 0; j++)
+		    if (traced (&calls[j], arch))
+		      k++;
+		  emit (BPF_JMP | BPF_JEQ | BPF_K, calls[i].nr[arch], 0,
+			2 * k + 2);
+		  emit (BPF_LD | BPF_W | BPF_ABS,
+			offsetof (struct seccomp_data, args[1]), 0, 0);
+		}
+	      emit (BPF_JMP | BPF_JEQ | BPF_K, calls[i].cmd, 0, 1);
 	      emit (BPF_RET | BPF_K, ret, 0, 0);
-	      emit (BPF_RET | BPF_K, allow, 0, 0);
+	      if (i + 1 == NCALLS || !traced (&calls[i + 1], arch)
+		  || calls[i + 1].nr[arch] != calls[i].nr[arch])
+		emit (BPF_RET | BPF_K, allow, 0, 0);
 	    }
 	  else
 	    {
@@ -257,8 +319,171 @@ arg_reg (struct user_regs_struct *r, int arch, int idx)
   return (unsigned long long *) ((char *) r + off[arch][idx]);
 }
 
-/* A seccomp stop: the call has not reached the kernel proper yet.  */
+/* F_GETFL of a kernel before 4.13 (getfl_keeps_unknown): the bits
+   an open ignored stay in the file's flags.  The real kernel strips
+   them, so kemu remembers, per process (thread group) and descriptor,
+   the bits it cleared and the file (device and inode, so that a
+   descriptor number reused for another file is not mistaken for it),
+   and adds them to the result of F_GETFL.  Descriptors are inherited
+   across fork; one made by dup or another call keeps no bits.  */
+struct kept
+{
+  pid_t tgid;
+  int fd;
+  dev_t dev;
+  ino_t ino;
+  unsigned int bits;
+};
+static struct kept *kept;
+static size_t nkept, kept_size;
+
+/* A tracee stopped at a call whose result kemu must see: the open
+   calls whose bits it cleared (to record the descriptor), F_GETFL (to
+   add the kept bits).  The next syscall-exit-stop of PID is that
+   call's.  */
+struct pending
+{
+  pid_t pid;
+  int arch;
+  int getfl;			/* 1: F_GETFL of fd ARG; 0: an open.  */
+  unsigned int arg;		/* The fd, or the bits cleared.  */
+};
+static struct pending *pending;
+static size_t npending, pending_size;
+
+static void *
+grow (void *p, size_t *size, size_t n, size_t elt)
+{
+  if (n < *size)
+    return p;
+  *size = *size ? 2 * *size : 16;
+  p = realloc (p, *size * elt);
+  if (p == NULL)
+    {
+      perror ("kemu");
+      exit (2);
+    }
+  return p;
+}
+
+static pid_t
+tgid_of (pid_t pid)
+{
+  char path[64], line[256];
+  FILE *f;
+  pid_t tgid = pid;
+
+  snprintf (path, sizeof path, "/proc/%d/status", (int) pid);
+  f = fopen (path, "re");
+  if (f == NULL)
+    return pid;
+  while (fgets (line, sizeof line, f) != NULL)
+    if (sscanf (line, "Tgid: %d", &tgid) == 1)
+      break;
+  fclose (f);
+  return tgid;
+}
+
+/* The file of descriptor FD of process PID.  */
+static int
+fd_file (pid_t pid, int fd, struct stat *st)
+{
+  char path[64];
+
+  snprintf (path, sizeof path, "/proc/%d/fd/%d", (int) pid, fd);
+  return stat (path, st);
+}
+
+static struct kept *
+find_kept (pid_t tgid, int fd)
+{
+  size_t i;
+
+  for (i = 0; i < nkept; i++)
+    if (kept[i].tgid == tgid && kept[i].fd == fd)
+      return &kept[i];
+  return NULL;
+}
+
 static void
+set_kept (pid_t tgid, int fd, dev_t dev, ino_t ino, unsigned int bits)
+{
+  struct kept *k = find_kept (tgid, fd);
+
+  if (k == NULL)
+    {
+      kept = grow (kept, &kept_size, nkept, sizeof *kept);
+      k = &kept[nkept++];
+    }
+  *k = (struct kept) { tgid, fd, dev, ino, bits };
+}
+
+/* A new process PID (from fork, vfork or clone) of PARENT: if it has
+   a descriptor table of its own, it starts as a copy.  */
+static void
+inherit_kept (pid_t parent, pid_t pid)
+{
+  pid_t from = tgid_of (parent), to = tgid_of (pid);
+  size_t i, n = nkept;
+
+  if (from == to)
+    return;
+  for (i = 0; i < n; i++)
+    if (kept[i].tgid == from)
+      set_kept (to, kept[i].fd, kept[i].dev, kept[i].ino, kept[i].bits);
+}
+
+static void
+add_pending (pid_t pid, int arch, int getfl, unsigned int arg)
+{
+  pending = grow (pending, &pending_size, npending, sizeof *pending);
+  pending[npending++] = (struct pending) { pid, arch, getfl, arg };
+}
+
+/* A syscall-exit-stop of PID: finish what its seccomp stop began.  */
+static void
+handle_exit (pid_t pid)
+{
+  struct user_regs_struct regs;
+  struct pending p;
+  struct stat st;
+  size_t i;
+  long ret;
+
+  for (i = 0; i < npending && pending[i].pid != pid; i++)
+    ;
+  if (i == npending)
+    return;
+  p = pending[i];
+  pending[i] = pending[--npending];
+  if (ptrace (PTRACE_GETREGS, pid, NULL, &regs) < 0)
+    return;
+  /* A 32-bit tracee's result is in eax.  */
+  ret = p.arch == ARCH_I386 ? (long) (int) regs.rax : (long) regs.rax;
+  if (ret < 0)
+    return;
+  if (!p.getfl)
+    {
+      if (fd_file (pid, ret, &st) == 0)
+	set_kept (tgid_of (pid), ret, st.st_dev, st.st_ino, p.arg);
+      return;
+    }
+  struct kept *k = find_kept (tgid_of (pid), p.arg);
+  if (k == NULL || k->bits == 0 || fd_file (pid, p.arg, &st) != 0
+      || st.st_dev != k->dev || st.st_ino != k->ino)
+    return;
+  regs.rax = (unsigned long long) (unsigned int) (ret | k->bits);
+  if (ptrace (PTRACE_SETREGS, pid, NULL, &regs) < 0)
+    return;
+  if (logfp && log_all)
+    fprintf (logfp, "%d %s F_GETFL %#lo %#lo\n", pid, arch_names[p.arch],
+	     ret, (long) (ret | k->bits));
+}
+
+/* A seccomp stop: the call has not reached the kernel proper yet.
+   Return 1 if kemu must see the call's result (resume it with
+   PTRACE_SYSCALL: its next stop is the syscall-exit-stop).  */
+static int
 handle_seccomp (pid_t pid)
 {
   unsigned long data;
@@ -268,20 +493,25 @@ handle_seccomp (pid_t pid)
 
   if (ptrace (PTRACE_GETEVENTMSG, pid, NULL, &data) < 0
       || ptrace (PTRACE_GETREGS, pid, NULL, &regs) < 0)
-    return;			/* Killed meanwhile.  */
+    return 0;			/* Killed meanwhile.  */
   arch = (data >> 8) & 1;
   c = &calls[(data & 0xff) % NCALLS];
 
+  if (c->flags_arg == ARG_GETFL)
+    {
+      add_pending (pid, arch, 1, *arg_reg (&regs, arch, 0));
+      return 1;
+    }
   if (c->flags_arg == ARG_HOW)
     {
       if (kernel->has_openat2)
-	return;
+	return 0;
       /* Syscall number -1 makes the kernel skip the call and return
 	 what is in rax.  */
       regs.orig_rax = -1;
       regs.rax = -ENOSYS;
       if (ptrace (PTRACE_SETREGS, pid, NULL, &regs) < 0)
-	return;
+	return 0;
       if (logfp)
 	{
 	  /* The flags are the first field of struct open_how.  */
@@ -297,7 +527,7 @@ handle_seccomp (pid_t pid)
 	    fprintf (logfp, "%d %s %s %#lo ENOSYS\n", pid, arch_names[arch],
 		     c->name, (unsigned long) flags);
 	}
-      return;
+      return 0;
     }
 
   unsigned long long *reg = arg_reg (&regs, arch, c->flags_arg);
@@ -311,14 +541,26 @@ handle_seccomp (pid_t pid)
       if (logfp && log_all)
 	fprintf (logfp, "%d %s %s %#o %#o\n", pid, arch_names[arch],
 		 c->name, before, before);
-      return;
+      /* A descriptor number that an open reuses keeps no bits.  */
+      if (kernel->getfl_keeps_unknown && c->cmd < 0)
+	{
+	  add_pending (pid, arch, 0, 0);
+	  return 1;
+	}
+      return 0;
     }
   *reg &= ~(unsigned long long) dropped;
   if (ptrace (PTRACE_SETREGS, pid, NULL, &regs) < 0)
-    return;
+    return 0;
   if (logfp)
     fprintf (logfp, "%d %s %s %#o %#o\n", pid, arch_names[arch], c->name,
 	     before, before & ~dropped);
+  if (kernel->getfl_keeps_unknown && c->cmd < 0)
+    {
+      add_pending (pid, arch, 0, dropped);
+      return 1;
+    }
+  return 0;
 }
 
 /* Tracees whose first stop (the SIGSTOP of PTRACE_TRACEME or of an
@@ -402,7 +644,7 @@ trace (pid_t child)
 	      && ptrace (PTRACE_SETOPTIONS, pid, NULL,
 			 (void *) (PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK
 				   | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE
-				   | PTRACE_O_TRACEEXEC
+				   | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD
 				   | PTRACE_O_EXITKILL)) < 0)
 	    {
 	      perror ("kemu: PTRACE_SETOPTIONS");
@@ -411,7 +653,15 @@ trace (pid_t child)
 	  /* Auto-attached tracees inherit the options.  */
 	}
       else if (status >> 16 == PTRACE_EVENT_SECCOMP)
-	handle_seccomp (pid);
+	{
+	  if (handle_seccomp (pid))
+	    {
+	      ptrace (PTRACE_SYSCALL, pid, NULL, NULL);
+	      continue;
+	    }
+	}
+      else if (WSTOPSIG (status) == (SIGTRAP | 0x80))
+	handle_exit (pid);	/* Only after PTRACE_SYSCALL above.  */
       else if (status >> 16 == PTRACE_EVENT_EXEC)
 	{
 	  /* A non-leader thread that calls execve takes over the
@@ -422,8 +672,17 @@ trace (pid_t child)
 	      && (pid_t) old != pid)
 	    forget (old);
 	}
+      else if (status >> 16 == PTRACE_EVENT_FORK
+	       || status >> 16 == PTRACE_EVENT_VFORK
+	       || status >> 16 == PTRACE_EVENT_CLONE)
+	{
+	  unsigned long new;
+
+	  if (nkept && ptrace (PTRACE_GETEVENTMSG, pid, NULL, &new) == 0)
+	    inherit_kept (pid, new);
+	}
       else if (status >> 16 != 0)
-	;			/* Fork, vfork, clone: nothing to do.  */
+	;			/* Other events: nothing to do.  */
       else
 	{
 	  siginfo_t si;

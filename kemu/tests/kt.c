@@ -8,7 +8,13 @@
    kt thread FILE FLAGS    the same, from a second thread
    kt setfl FILE FLAGS     open FILE, F_SETFL FLAGS (with fcntl, and on
 			   i386 also fcntl64), print "setfl 0"
-   kt openat2 FILE         print "openat2 ok" or "openat2 ERRNO-NAME"
+   kt inherit FILE FLAGS   open FILE with FLAGS, fork; the child prints
+			   the inherited fd's F_GETFL
+   kt reuse FILE FLAGS     open FILE with FLAGS, close it, make a pipe
+			   whose read end gets the same descriptor number,
+			   and print the pipe's F_GETFL
+   kt openat2 FILE [FLAGS] print "openat2 ok", "openat2 ENOSYS" or
+			   "openat2 " and the error's text
    kt exit N               exit with status N
    kt kill                 kill itself with SIGTERM
    kt signal               receive SIGUSR1 from itself and from a
@@ -149,7 +155,41 @@ main (int argc, char **argv)
 #endif
       printf ("setfl 0\n");
     }
-  else if (argc == 3 && strcmp (cmd, "openat2") == 0)
+  else if (argc == 4 && strcmp (cmd, "inherit") == 0)
+    {
+      int status;
+      long fd = syscall (SYS_open, file, flags, 0600);
+      pid_t pid;
+
+      if (fd < 0)
+	return 1;
+      fflush (stdout);
+      pid = fork ();
+      if (pid == 0)
+	{
+	  printf ("getfl %#lo\n", (long) fcntl (fd, F_GETFL));
+	  fflush (stdout);
+	  _exit (0);
+	}
+      if (waitpid (pid, &status, 0) != pid || status != 0)
+	return 1;
+    }
+  else if (argc == 4 && strcmp (cmd, "reuse") == 0)
+    {
+      /* Not an open: kemu does not see the new descriptor made.  */
+      long fd = syscall (SYS_open, file, flags, 0600);
+      int p[2];
+
+      if (fd < 0 || close (fd) != 0 || pipe (p) != 0)
+	return 1;
+      if (p[0] != fd)
+	{
+	  printf ("reuse: got fd %d, want %ld\n", p[0], fd);
+	  return 1;
+	}
+      printf ("getfl %#lo\n", (long) fcntl (p[0], F_GETFL));
+    }
+  else if ((argc == 3 || argc == 4) && strcmp (cmd, "openat2") == 0)
     {
       /* struct open_how, spelled out to need no kernel header.  */
       uint64_t how[3] = { flags, 0, 0 };

@@ -12,8 +12,9 @@
 
 #include "old-fcntl.h"
 
-/* x86 sync bits: O_DSYNC, __O_SYNC, and the patch's __O_RSYNC.  */
-#define SYNC_BITS (010000 | 04000000 | 01000000000)
+/* x86 sync bits: O_DSYNC, __O_SYNC, and the patch's __O_RSYNC (from
+   the project's facts, -DOSYNC_RSYNC_BIT).  */
+#define SYNC_BITS (010000 | 04000000 | OSYNC_RSYNC_BIT)
 
 int
 main (int argc, char **argv)
@@ -23,9 +24,10 @@ main (int argc, char **argv)
       { "O_DSYNC", O_DSYNC },
       { "O_SYNC", O_SYNC },
       { "O_RSYNC|O_DSYNC", O_RSYNC | O_DSYNC },
-      /* The bit itself, whatever these headers call O_RSYNC: the old
-         versions of open must never pass it to the kernel.  */
-      { "__O_RSYNC|O_DSYNC", 01000000000 | O_DSYNC },
+      /* The bit itself, whatever these headers call O_RSYNC: an old
+         library forwards it from a newer caller, and the old versions
+         of open pass it only to a kernel that implements it.  */
+      { "__O_RSYNC|O_DSYNC", OSYNC_RSYNC_BIT | O_DSYNC },
     };
   if (argc != 2)
     return 2;

@@ -11,7 +11,16 @@
        dirty-read, dirty-pread, dirty-readv, dirty-preadv2
                      the same with O_RSYNC|O_DSYNC, one per system call;
        clean         an O_RSYNC|O_DSYNC read of the same range again,
-                     now clean;
+                     now clean and durable;
+       written-back  an O_RSYNC|O_DSYNC read of a range the other
+                     process wrote and wrote back with sync_file_range
+                     (no flush since: clean in the page cache, not
+                     durable);
+       direct        an O_RSYNC|O_DSYNC|O_DIRECT read of a range the
+                     other process overwrote with O_DIRECT, without
+                     O_DSYNC (nothing in the page cache, not durable);
+       dirty-splice  an O_RSYNC|O_DSYNC splice of a dirty range into a
+                     pipe;
        sync-dirty    an O_RSYNC|O_SYNC read of a freshly dirtied range;
        dsync-atime, sync-atime
                      an O_RSYNC|O_DSYNC, then an O_RSYNC|O_SYNC read of
@@ -25,7 +34,11 @@
      ERRNO-NAME"; "open 0NNN", the sync bits F_GETFL reports after the
      open system call; "setfl-clear 0NNN" and "setfl-set 0NNN", the
      sync bits after F_SETFL tried to clear the bit from such a
-     descriptor and to set it on a plain one.
+     descriptor and to set it on a plain one; "nowait ok" or "nowait
+     ERRNO-NAME", a preadv2 with RWF_NOWAIT on such a descriptor;
+     "unsupported ok" or "unsupported ERRNO-NAME", the open of a
+     regular file of a file system that does not implement O_RSYNC
+     (/proc/self/stat).
    rsynccell strict DIR
      Open a file in DIR with O_RSYNC|O_DSYNC and print "strict ok" or
      "strict ERRNO-NAME"; run it with GLIBC_TUNABLES=glibc.io.rsync=strict.
@@ -49,8 +62,8 @@
 
 #define SIZE 8192
 #define FILE_SIZE (16 * SIZE)
-/* x86 sync bits: O_DSYNC, __O_SYNC, __O_RSYNC.  */
-#define SYNC_BITS (010000 | 04000000 | 01000000000)
+/* The sync bits: O_DSYNC, the kernel's __O_SYNC, __O_RSYNC.  */
+#define SYNC_BITS (O_DSYNC | O_SYNC | __O_RSYNC)
 
 static const char *dev;
 static char path[4096];
@@ -63,20 +76,28 @@ die (const char *what)
 }
 
 /* A second process overwrites the range with bytes of value C and
-   exits without syncing.  */
+   exits without syncing; with HOW 'w', after writing the range back
+   with sync_file_range (which flushes nothing); with HOW 'd', through
+   O_DIRECT.  */
 static void
-dirty (char c)
+dirty_how (char c, char how)
 {
   pid_t pid = fork ();
   if (pid < 0)
     die ("fork");
   if (pid == 0)
     {
-      char buf[SIZE];
+      static char buf[SIZE] __attribute__ ((aligned (4096)));
       memset (buf, c, sizeof buf);
-      int fd = open (path, O_WRONLY);
+      int fd = open (path, O_WRONLY | (how == 'd' ? O_DIRECT : 0));
       if (fd < 0 || pwrite (fd, buf, sizeof buf, 0) != sizeof buf)
         die ("the writer's pwrite");
+      if (how == 'w'
+          && sync_file_range (fd, 0, sizeof buf,
+                              SYNC_FILE_RANGE_WAIT_BEFORE
+                              | SYNC_FILE_RANGE_WRITE
+                              | SYNC_FILE_RANGE_WAIT_AFTER) != 0)
+        die ("sync_file_range");
       _exit (0);
     }
   int status;
@@ -85,6 +106,12 @@ dirty (char c)
       printf ("rsynccell: the writer failed\n");
       exit (1);
     }
+}
+
+static void
+dirty (char c)
+{
+  dirty_how (c, 0);
 }
 
 /* Make the whole file and its inode durable and clean.  */
@@ -113,15 +140,16 @@ age_atime (void)
   settle ();
 }
 
-enum call { CALL_READ, CALL_PREAD, CALL_READV, CALL_PREADV2 };
+enum call { CALL_READ, CALL_PREAD, CALL_READV, CALL_PREADV2, CALL_SPLICE };
 
 /* Read the range through FD with CALL, check it holds C, and add the
    disk writes and flushes the read caused to W and F.  */
 static void
 measure (int fd, enum call call, char c, double *w, double *f)
 {
-  char buf[SIZE];
+  static char buf[SIZE] __attribute__ ((aligned (4096)));
   struct iovec iov[2] = { { buf, SIZE / 2 }, { buf + SIZE / 2, SIZE / 2 } };
+  int pipefd[2];
   unsigned long w0, f0, w1, f1;
   ssize_t n = -1;
 
@@ -143,8 +171,19 @@ measure (int fd, enum call call, char c, double *w, double *f)
     case CALL_PREADV2:
       n = preadv2 (fd, iov, 2, 0, 0);
       break;
+    case CALL_SPLICE:
+      if (pipe (pipefd) != 0 || fcntl (pipefd[0], F_SETPIPE_SZ, SIZE) < 0)
+        die ("pipe");
+      n = splice (fd, NULL, pipefd[1], NULL, SIZE, 0);
+      disk_stat (dev, &w1, &f1);
+      if (n == SIZE && read (pipefd[0], buf, SIZE) != SIZE)
+        die ("read from the pipe");
+      close (pipefd[0]);
+      close (pipefd[1]);
+      goto counted;
     }
   disk_stat (dev, &w1, &f1);
+ counted:
   if (n != SIZE)
     die ("read");
   for (size_t i = 0; i < sizeof buf; i++)
@@ -154,6 +193,23 @@ measure (int fd, enum call call, char c, double *w, double *f)
                 buf[i], i, c);
         exit (1);
       }
+  *w += w1 - w0;
+  *f += f1 - f0;
+}
+
+/* The yardsticks of the same run: the disk writes and flushes that
+   fdatasync (SYNC 1) or fsync (SYNC 2) of FD cost, added to W and F.
+   An O_RSYNC|O_DSYNC read of a dirty range must cost exactly what
+   fdatasync costs, an O_RSYNC|O_SYNC read what fsync costs.  */
+static void
+measure_sync (int fd, int sync, double *w, double *f)
+{
+  unsigned long w0, f0, w1, f1;
+
+  disk_stat (dev, &w0, &f0);
+  if ((sync == 1 ? fdatasync (fd) : fsync (fd)) != 0)
+    die ("fsync");
+  disk_stat (dev, &w1, &f1);
   *w += w1 - w0;
   *f += f1 - f0;
 }
@@ -204,6 +260,29 @@ kernel_flags (void)
   fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) | __O_RSYNC);
   printf ("setfl-set 0%o\n", fcntl (fd, F_GETFL) & SYNC_BITS);
   close (fd);
+
+  /* A read that must not block cannot wait for the sync.  */
+  fd = syscall (SYS_openat, AT_FDCWD, path, O_RDONLY | __O_RSYNC | O_DSYNC);
+  if (fd < 0)
+    die ("openat");
+  char b[16];
+  struct iovec iov = { b, sizeof b };
+  if (preadv2 (fd, &iov, 1, 0, RWF_NOWAIT) >= 0)
+    printf ("nowait ok\n");
+  else
+    printf ("nowait %s\n", strerrorname_np (errno));
+  close (fd);
+
+  /* procfs does not implement O_RSYNC.  */
+  fd = syscall (SYS_openat, AT_FDCWD, "/proc/self/stat",
+                O_RDONLY | __O_RSYNC | O_DSYNC);
+  if (fd >= 0)
+    {
+      printf ("unsupported ok\n");
+      close (fd);
+    }
+  else
+    printf ("unsupported %s\n", strerrorname_np (errno));
 }
 
 static int
@@ -252,7 +331,7 @@ main (int argc, char **argv)
       { "dirty-read", CALL_READ }, { "dirty-pread", CALL_PREAD },
       { "dirty-readv", CALL_READV }, { "dirty-preadv2", CALL_PREADV2 },
     };
-  double w[10] = { 0 }, f[10] = { 0 };
+  double w[16] = { 0 }, f[16] = { 0 };
   struct stat before, after;
   char c = 'b';
   for (int i = 0; i < n; i++)
@@ -296,6 +375,39 @@ main (int argc, char **argv)
         }
       c = c == 'z' ? 'b' : c + 1;
       settle ();
+
+      dirty_how (c, 'w');
+      fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
+      measure (fd, CALL_PREAD, c, &w[9], &f[9]);
+      close (fd);
+      c = c == 'z' ? 'b' : c + 1;
+      settle ();
+
+      dirty_how (c, 'd');
+      fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC | O_DIRECT);
+      measure (fd, CALL_PREAD, c, &w[10], &f[10]);
+      close (fd);
+      c = c == 'z' ? 'b' : c + 1;
+      settle ();
+
+      dirty (c);
+      fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
+      measure (fd, CALL_SPLICE, c, &w[11], &f[11]);
+      close (fd);
+      c = c == 'z' ? 'b' : c + 1;
+      settle ();
+
+      /* The yardsticks: the same dirty range made durable with
+         fdatasync, and with fsync, from a plain descriptor.  */
+      for (int k = 0; k < 2; k++)
+        {
+          dirty (c);
+          fd = open_file (O_RDONLY);
+          measure_sync (fd, 1 + k, &w[12 + k], &f[12 + k]);
+          close (fd);
+          c = c == 'z' ? 'b' : c + 1;
+          settle ();
+        }
     }
   report ("plain", w[0], f[0], n);
   for (size_t k = 0; k < 4; k++)
@@ -304,6 +416,11 @@ main (int argc, char **argv)
   report ("sync-dirty", w[6], f[6], n);
   report ("dsync-atime", w[7], f[7], n);
   report ("sync-atime", w[8], f[8], n);
+  report ("written-back", w[9], f[9], n);
+  report ("direct", w[10], f[10], n);
+  report ("dirty-splice", w[11], f[11], n);
+  report ("yard-fdatasync", w[12], f[12], n);
+  report ("yard-fsync", w[13], f[13], n);
   unlink (path);
   return 0;
 }

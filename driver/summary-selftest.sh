@@ -1,0 +1,352 @@
+#!/bin/bash
+# Self-test of driver/summary.py: feed it synthetic results, one thing
+# wrong at a time, and check that each makes it exit non-zero with a
+# message that names the problem; a clean synthetic run must exit 0.
+# Prints "PASS: summary: WHAT" / "FAIL: summary: WHAT" lines (read by
+# tests/osync.driver/summary.exp); exits 1 if any check failed.
+#
+#   summary-selftest.sh [--tmp DIR] [--python PYTHON]
+# Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+tmp=${TMPDIR:-/tmp}/osync-summary-selftest.$$
+python=${PYTHON:-python3}
+while [ $# -gt 0 ]; do
+  case $1 in
+    --tmp) tmp=$2; shift 2 ;;
+    --python) python=$2; shift 2 ;;
+    *) echo "summary-selftest.sh: unknown argument '$1'; usage: $0 [--tmp DIR] [--python PYTHON]" >&2
+       exit 2 ;;
+  esac
+done
+bases="2.44 2.36"
+abis="x86_64 i386"
+failed=0
+pass () { echo "PASS: summary: $*"; }
+fail () { echo "FAIL: summary: $*"; failed=1; }
+
+# The patch's tests, as summary.py finds them (from the fragments).
+mapfile -t own < <("$python" -c '
+import sys; sys.path.insert(0, sys.argv[1]); import summary
+print("\n".join(summary.patch_tests(sys.argv[2])))' "$here" "$top" | grep .)
+if [ ${#own[@]} -eq 0 ]; then
+  echo "FAIL: summary: no tst-* among the glibc fragments of $top; the self-test needs the patch's tests"
+  exit 1
+fi
+mapfile -t groups < <(cd "$top/tests" && ls -1 osync.*/*.exp)
+
+# clean DIR: a synthetic results directory in which everything passed.
+clean ()
+{
+  local d=$1 b a v i g
+  rm -rf "$d"
+  mkdir -p "$d/dejagnu"
+  for b in $bases; do
+    for a in $abis; do
+      for v in baseline patched; do
+        {
+          for i in $(seq 1 320); do echo "PASS: io/tst-synthetic-$i"; done
+          echo "UNSUPPORTED: misc/tst-needs-hardware"
+          echo "FAIL: io/tst-fails-on-both"
+          if [ $v = patched ]; then
+            for i in "${own[@]}"; do echo "PASS: io/$i"; done
+          fi
+        } > "$d/glibc-$v-$b-$a.sum"
+      done
+    done
+  done
+  touch -d '-1 minute' "$d/dejagnu/started"
+  {
+    echo "Test run by root on $(date)"
+    echo "Native configuration is x86_64-pc-linux-gnu"
+    echo
+    printf '\t\t=== osync tests ===\n\n'
+    echo "Schedule of variations:"
+    echo "    unix"
+    echo
+    echo "Running target unix"
+    for g in "${groups[@]}"; do
+      echo "Running $top/tests/$g ..."
+      echo "PASS: $g: synthetic check"
+    done
+    printf '\n\t\t=== osync Summary ===\n\n'
+    printf '# of expected passes\t\t%d\n' ${#groups[@]}
+  } > "$d/dejagnu/osync.sum"
+}
+
+# run NAME DIR: summary.py on DIR; its status in $rc, output in $out.
+run ()
+{
+  out=$("$python" "$here/summary.py" --results "$2" --state "$2" \
+          --abis "$abis" --bases "$bases" --top "$top" 2>&1)
+  rc=$?
+}
+
+# must_fail WHAT PATTERN: the last run exited non-zero and its output
+# matches PATTERN (grep -E).
+must_fail ()
+{
+  if [ $rc -eq 0 ]; then
+    fail "$1 (summary.py exited 0; its last line: $(tail -n 1 <<<"$out"))"
+  elif ! grep -Eq -- "$2" <<<"$out"; then
+    fail "$1 (exit $rc, but no /$2/ in: $(tr '\n' ' ' <<<"$out"))"
+  else
+    pass "$1"
+  fi
+}
+
+# recount SUM: rewrite the summary block's counts from the lines.
+recount ()
+{
+  "$python" - "$1" <<'EOF'
+import re, sys
+path = sys.argv[1]
+text = open(path).read()
+head = text.split('\n\t\t=== osync Summary ===')[0]
+labels = [('PASS', 'expected passes'), ('FAIL', 'unexpected failures'),
+          ('UNRESOLVED', 'unresolved testcases'),
+          ('UNSUPPORTED', 'unsupported tests')]
+block = '\n\t\t=== osync Summary ===\n\n'
+for kind, label in labels:
+    n = len(re.findall(r'^%s: ' % kind, head, re.M))
+    if n:
+        block += '# of %s\t\t%d\n' % (label, n)
+open(path, 'w').write(head + block)
+EOF
+}
+
+d=$tmp/r
+mkdir -p "$tmp" || { echo "FAIL: summary: cannot create $tmp"; exit 1; }
+
+# 1. Clean.
+clean "$d"
+run clean "$d"
+last=$(tail -n 1 <<<"$out")
+if [ $rc -eq 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed(,\ [0-9]+\ skipped)?$ ]]; then
+  pass "a clean synthetic run exits 0 ($last)"
+else
+  fail "a clean synthetic run exits 0 (exit $rc: $(tr '\n' ' ' <<<"$out"))"
+fi
+clean_passed=${last%% passed*}
+if grep -q 'Wall time' <<<"$out"; then
+  fail "no phases.txt, no phase table"
+else
+  pass "no phases.txt, no phase table"
+fi
+
+# 2. Phases: the driver's "PHASE SECONDS" lines become a table.
+clean "$d"
+printf 'build patched 612\ncheck-glibc 1500\ncheck-suite 300\n' > "$d/phases.txt"
+run phases "$d"
+if [ $rc -eq 0 ] && grep -Eq '^  check-glibc +1500 s$' <<<"$out" \
+   && grep -Eq '^  build patched +612 s$' <<<"$out" \
+   && grep -Eq '^  total +2412 s$' <<<"$out"; then
+  pass "phases.txt is shown as a table with a total"
+else
+  fail "phases.txt is shown as a table with a total (exit $rc: $(tr '\n' ' ' <<<"$out"))"
+fi
+
+# 3. UNRESOLVED and ERROR in the DejaGnu suite.
+clean "$d"
+sed -i "0,/^PASS: /s//UNRESOLVED: /" "$d/dejagnu/osync.sum"
+recount "$d/dejagnu/osync.sum"
+run unresolved "$d"
+must_fail "an UNRESOLVED DejaGnu test is a failure" '^  UNRESOLVED: '
+clean "$d"
+sed -i "0,/^PASS: .*/s//&\nERROR: tcl error sourcing a .exp file/" "$d/dejagnu/osync.sum"
+run error "$d"
+must_fail "an ERROR in osync.sum is a failure" '^  ERROR: tcl error'
+
+# 4. A sum that runtest did not finish: no summary block.
+clean "$d"
+sed -i '/=== osync Summary ===/,$d' "$d/dejagnu/osync.sum"
+run truncated "$d"
+must_fail "a truncated osync.sum (runtest killed half-way) is a failure" \
+  'no summary block'
+# ... and one cut in the middle of a group's lines, then given a summary
+# block that no longer matches.
+clean "$d"
+sed -i "0,/^PASS: /{//d}" "$d/dejagnu/osync.sum"
+run damaged "$d"
+must_fail "an osync.sum whose counts disagree with its lines is a failure" \
+  'summary counts [0-9]+ PASS but it holds'
+
+# 5. A stale sum: older than the start of the run, or no start at all.
+clean "$d"
+touch -d '-2 minutes' "$d/dejagnu/osync.sum"
+run stale "$d"
+must_fail "an osync.sum older than the run's start is a failure" 'stale'
+clean "$d"
+rm "$d/dejagnu/started"
+run nostart "$d"
+must_fail "an osync.sum without a record of the run's start is a failure" \
+  'may be stale'
+clean "$d"
+echo 137 > "$d/dejagnu/runtest-status"
+run killed "$d"
+must_fail "runtest's exit status 137 (killed) is a failure" \
+  'runtest stopped with exit status 137'
+clean "$d"
+echo 1 > "$d/dejagnu/runtest-status"
+run status1 "$d"
+if [ $rc -eq 0 ]; then
+  pass "runtest's exit status 1 (a test failed) alone is no failure"
+else
+  fail "runtest's exit status 1 (a test failed) alone is no failure ($(tr '\n' ' ' <<<"$out"))"
+fi
+clean "$d"
+rm "$d/dejagnu/osync.sum"
+run nosum "$d"
+must_fail "no osync.sum is a failure" 'the suite did not run'
+
+# 6. A test group that never ran, or ran without a result.
+clean "$d"
+g=${groups[0]}
+sed -i "\\|^Running .*/$g \\.\\.\\.\$|,+1d" "$d/dejagnu/osync.sum"
+recount "$d/dejagnu/osync.sum"
+run nogroup "$d"
+must_fail "a test group that never ran is a failure" "test group $g never ran"
+clean "$d"
+sed -i "\\|^Running .*/$g \\.\\.\\.\$|{n;d}" "$d/dejagnu/osync.sum"
+recount "$d/dejagnu/osync.sum"
+run emptygroup "$d"
+must_fail "a test group without a result is a failure" \
+  "test group $g reported no result"
+
+# 7. PASS on the baseline, UNSUPPORTED (or XFAIL) on the patched tree.
+for kind in UNSUPPORTED XFAIL UNTESTED; do
+  clean "$d"
+  sed -i "s|^PASS: io/tst-synthetic-7\$|$kind: io/tst-synthetic-7|" \
+    "$d/glibc-patched-2.36-i386.sum"
+  run regression "$d"
+  must_fail "PASS on the baseline, $kind on the patched tree is a failure" \
+    "io/tst-synthetic-7 \\(PASS -> $kind\\)"
+done
+
+# 8. A test of the patch that is missing, fails, or passed on a retry.
+for t in "${own[@]}"; do
+  clean "$d"
+  sed -i "/^PASS: io\\/$t\$/d" "$d/glibc-patched-2.44-x86_64.sum"
+  run missing "$d"
+  must_fail "the patch's test $t missing on 2.44 x86_64 is a failure" \
+    "$t \\(MISSING\\)"
+done
+clean "$d"
+sed -i "s|^PASS: io/${own[0]}\$|FLAKY: io/${own[0]}|" "$d/glibc-patched-2.36-x86_64.sum"
+run ownflaky "$d"
+must_fail "a retried pass of the patch's test ${own[0]} is a failure" \
+  "did not pass.*io/${own[0]}"
+clean "$d"
+sed -i "s|^PASS: io/${own[0]}\$|UNSUPPORTED: io/${own[0]}|" "$d/glibc-patched-2.44-i386.sum"
+run ownunsupported "$d"
+must_fail "an UNSUPPORTED test of the patch is a failure" \
+  "did not pass.*io/${own[0]}"
+
+# 9. A retried pass of one of glibc's tests: shown by name, not a pass.
+clean "$d"
+sed -i "s|^PASS: io/tst-synthetic-3\$|FLAKY: io/tst-synthetic-3|" "$d/glibc-patched-2.44-x86_64.sum"
+run flaky "$d"
+last=$(tail -n 1 <<<"$out")
+if grep -q 'FLAKY.*io/tst-synthetic-3' <<<"$out" \
+   && [ "${last%% passed*}" -eq $((clean_passed - 1)) ]; then
+  pass "a retried pass of a glibc test is shown as FLAKY, not counted as a pass ($last)"
+else
+  fail "a retried pass of a glibc test is shown as FLAKY, not counted as a pass (clean: $clean_passed passed; now: $(tr '\n' ' ' <<<"$out"))"
+fi
+
+# 10. A port whose cross compiler is missing.
+clean "$d"
+sed -i "0,/^PASS: .*/s//&\nUNSUPPORTED: ports: hppa: hppa-linux-gnu-gcc not found (Debian package gcc-hppa-linux-gnu)/" \
+  "$d/dejagnu/osync.sum"
+recount "$d/dejagnu/osync.sum"
+run port "$d"
+must_fail "a port reported UNSUPPORTED (no cross compiler) is a failure" \
+  "UNSUPPORTED: ports: hppa.*counted as a failure"
+
+# 11. The results of a base or ABI are missing, or too few.
+clean "$d"
+rm "$d/glibc-baseline-2.36-i386.sum"
+run nobase "$d"
+must_fail "missing results of the second base are a failure" \
+  'glibc 2.36, i386: no results for the baseline tree'
+clean "$d"
+sed -i '/^PASS: io\/tst-synthetic-1[0-9][0-9]$/d' "$d/glibc-patched-2.44-x86_64.sum"
+run few "$d"
+must_fail "a glibc run with too few results is a failure" \
+  'only [0-9]+ results for the patched tree'
+
+# 12. A new failure the baseline does not share.
+clean "$d"
+sed -i "s|^PASS: io/tst-synthetic-9\$|FAIL: io/tst-synthetic-9|" "$d/glibc-patched-2.44-i386.sum"
+run newfail "$d"
+must_fail "a failure the baseline does not have is a failure" \
+  'NEW failures \(the patch is to blame\): io/tst-synthetic-9'
+
+# 13. A test file among the fragments that no Makefile fragment runs.
+clean "$d"
+fake=$tmp/top
+rm -rf "$fake"
+mkdir -p "$fake"
+ln -s "$top/tests" "$fake/tests"
+if [ -d "$top/glibc" ]; then
+  cp -rL "$top/glibc" "$fake/glibc"
+  orphan=$fake/glibc/sysdeps/unix/sysv/linux/tst-never-run.c
+else
+  for x in sysdeps io misc posix rt; do
+    [ -d "$top/$x" ] && cp -rL "$top/$x" "$fake/$x"
+  done
+  orphan=$fake/sysdeps/unix/sysv/linux/tst-never-run.c
+fi
+mkdir -p "$(dirname "$orphan")"
+# Never plant into the project itself (a symlinked copy would).
+case $(realpath -m "$orphan") in
+  "$(realpath "$top")"/*)
+    echo "FAIL: summary: the scratch copy $fake reaches into $top; not planting there"
+    exit 1 ;;
+esac
+echo '/* A test nobody runs.  */' > "$orphan"
+out=$("$python" "$here/summary.py" --results "$d" --state "$d" \
+        --abis "$abis" --bases "$bases" --top "$fake" 2>&1)
+rc=$?
+must_fail "a tst-* file among the fragments that no Makefile runs is a failure" \
+  'tst-never-run is a test among the glibc fragments that no Makefile'
+
+# 14. Which files are tests: a synthetic fragment tree whose Makefile
+# diff adds one test to a list that starts before the hunk, one with a
+# list of its own, a tests-special .out, and a helper module.
+syn=$tmp/syn/glibc/sysdeps/unix/sysv/linux
+mkdir -p "$syn"
+for f in tst-a.c tst-b.c tst-c.py tst-b-mod.c; do : > "$syn/$f"; done
+cat > "$syn/Makefile.1.diff" <<'EOF'
+diff --git a/sysdeps/unix/sysv/linux/Makefile b/sysdeps/unix/sysv/linux/Makefile
+--- a/sysdeps/unix/sysv/linux/Makefile
++++ b/sysdeps/unix/sysv/linux/Makefile
+@@ -10,3 +10,4 @@
+   tst-old \
++  tst-a \
+   # tests
+ 
+@@ -20,0 +21,11 @@
++tests += \
++  tst-b \
++  # tests
++modules-names += \
++  tst-b-mod \
++  # modules-names
++$(objpfx)tst-b: $(objpfx)tst-b-mod.so
++tests-special += $(objpfx)tst-c.out
+EOF
+got=$("$python" -c '
+import sys; sys.path.insert(0, sys.argv[1]); import summary
+p = []
+print(" ".join(summary.patch_tests(sys.argv[2], p)), len(p))' "$here" "$tmp/syn")
+if [ "$got" = "tst-a tst-b tst-c 0" ]; then
+  pass "the patch's tests come from its Makefile fragments, helpers excluded ($got)"
+else
+  fail "the patch's tests come from its Makefile fragments, helpers excluded (got '$got', want 'tst-a tst-b tst-c 0')"
+fi
+
+rm -rf "$tmp"
+exit $failed
