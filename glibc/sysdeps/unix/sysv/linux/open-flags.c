@@ -22,7 +22,6 @@
 #include <ldsodefs.h>
 #include <pthreadP.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sysdep-cancel.h>
 #include <open-flags.h>
@@ -111,15 +110,25 @@ __open_flags_rsync (int oflag)
   return oflag & ~__O_RSYNC;
 }
 
+/* The decimal number at *P, which is moved past it.  */
+static unsigned int
+read_number (const char **p)
+{
+  unsigned int n = 0;
+  while (**p >= '0' && **p <= '9')
+    n = n * 10 + *(*p)++ - '0';
+  return n;
+}
+
 /* Whether the GLIBC_X.Y version NAME is X.Y or later.  */
 static bool
 version_at_least (const char *name, unsigned int major, unsigned int minor)
 {
   if (strncmp (name, "GLIBC_", 6) != 0)
     return false;
-  char *end;
-  unsigned long x = strtoul (name + 6, &end, 10);
-  unsigned long y = *end == '.' ? strtoul (end + 1, NULL, 10) : 0;
+  const char *p = name + 6;
+  unsigned int x = read_number (&p);
+  unsigned int y = *p == '.' ? (p++, read_number (&p)) : 0;
   return x > major || (x == major && y >= minor);
 }
 
