@@ -1,54 +1,121 @@
 #!/bin/bash
-# The "new" kernel of the test matrix: Debian's linux-source-6.1 with
-# the patch series in kernel/patches, applied with git am.
+# The "new" kernel of the test matrix: Debian 13's linux-source-6.12
+# with the patch series in kernel/patches, applied with git am.
 #
-#   build-kernel.sh --cache DIR [--source TARBALL] [--patches DIR] [--jobs N]
+#   build-kernel.sh --cache DIR [--source TARBALL | --linux VERSION]
+#                   [--patches DIR] [--jobs N]
 #       Build a bzImage from allnoconfig plus kernel/osync.config and
 #       print its path on the last line.  The result is cached under
-#       DIR/kernel/osync-KEY, KEY a hash of every input: the tarball,
-#       the patches, the config fragment, this script and the tools.
-#   build-kernel.sh --cache DIR --check-series OUTDIR [--source TARBALL]
-#                   [--patches DIR]
+#       DIR/kernel/osync-KEY, KEY a hash of every input: the tarball's
+#       sha256, the series as applied, the config fragment, the facts,
+#       this script and the tools.
+#   build-kernel.sh --cache DIR --check-series OUTDIR [--source TARBALL |
+#                   --linux VERSION] [--patches DIR]
 #       Apply the series with git am to a pristine tree of the tarball,
-#       run the kernel's checkpatch.pl on every patch, and check the
-#       patched uapi headers of every architecture that has its own
-#       <asm/fcntl.h>: __O_RSYNC is 01000000000 and collides with no
-#       other open flag and no internal f_flags bit.  Writes am.log,
-#       checkpatch.log and uapi.log to OUTDIR; fails if any check fails.
+#       run the kernel's checkpatch.pl on every patch, check the patched
+#       uapi headers of every architecture that has its own
+#       <asm/fcntl.h> (and the tools/ copy, where the tree has one):
+#       __O_RSYNC is OSYNC_RSYNC_BIT of the project's facts file and
+#       collides with no other open flag and no internal f_flags bit;
+#       and compile fs/fcntl.o, whose fcntl_init() checks with
+#       BUILD_BUG_ON that the open flags are distinct bits.  Writes
+#       am.log, checkpatch.log, uapi.log and fcntl.log to OUTDIR; fails
+#       if any check fails.
+#   build-kernel.sh --export DIR [--patches DIR]
+#       Write the series as published, with the facts substituted
+#       (cover letter included), to DIR.
 #
-# --patches gives another series (default: kernel/patches).  Both use a
-# pristine git repository of the tarball, made once and kept
+# The tarball: by default Debian's linux-source-6.12, any 6.12.x
+# revision, downloaded with driver/debian-suite.sh into the cache (the
+# machine's apt configuration is not touched) and unpacked there;
+# --linux VERSION takes linux-source-VERSION instead (e.g. the newest
+# tree, for the mainline check); --source takes a tarball as it is.
+# --patches gives another series (default: kernel/patches).  The
+# patches write @OSYNC_RSYNC_BIT@ (and the other names of driver/facts.py)
+# where the project's facts go; the series applied is the substituted
+# one.  A pristine git repository of the tarball is made once and kept
 # in DIR/kernel/pristine-HASH.
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
 die () { echo "build-kernel.sh: error: $*" >&2; exit 1; }
 
-cache= source=/usr/src/linux-source-6.1.tar.xz jobs=$(( $(nproc) + 1 ))
-check= patchdir=$here/patches
+cache= source= linux=6.12 jobs=$(( $(nproc) + 1 ))
+check= patchdir=$here/patches export=
 while [ $# -gt 0 ]; do
   case $1 in
     --cache) cache=$2; shift 2 ;;
     --source) source=$2; shift 2 ;;
+    --linux) linux=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --check-series) check=$2; shift 2 ;;
     --patches) patchdir=$2; shift 2 ;;
+    --export) export=$2; shift 2 ;;
     *) die "unknown argument '$1'; see the comment at the top of $0" ;;
   esac
 done
-[ -n "$cache" ] || die "usage: $0 --cache DIR [--source TARBALL] [--check-series OUTDIR]"
-[ -f "$source" ] \
-  || die "no kernel source '$source': install Debian's linux-source-6.1 (./configure does)"
-for t in git xz make gcc flex bison bc perl; do
+[ -n "$cache" ] || [ -n "$export" ] \
+  || die "usage: $0 --cache DIR [--source TARBALL | --linux VERSION] [--check-series OUTDIR] | --export DIR"
+facts=$top/driver/facts.py
+[ -x "$facts" ] || die "$facts is missing; this script runs from a checkout of the project"
+all=("$patchdir"/*.patch)
+[ -f "${all[0]}" ] || die "no patches (*.patch) in $patchdir"
+# The cover letter (0000-*) goes with the series but has nothing to apply.
+patches=()
+for p in "${all[@]}"; do
+  case ${p##*/} in 0000-*) ;; *) patches+=("$p") ;; esac
+done
+[ ${#patches[@]} -gt 0 ] || die "no patches other than a cover letter in $patchdir"
+
+# subst_series OUT: the series with the facts substituted, into OUT.
+subst_series () {
+  local p
+  mkdir -p "$1"
+  for p in "${all[@]}"; do
+    "$facts" subst "$p" > "$1/${p##*/}" \
+      || die "cannot substitute the facts in $p (driver/facts.py subst)"
+  done
+}
+
+if [ -n "$export" ]; then
+  subst_series "$export"
+  if grep -l '@OSYNC_[A-Z0-9_]*@' "$export"/*.patch >/dev/null; then
+    die "unsubstituted names remain in $export"
+  fi
+  echo "build-kernel.sh: exported ${#all[@]} patches to $export"
+  exit 0
+fi
+
+for t in git xz make gcc flex bison bc perl dpkg-deb sha256sum; do
   command -v $t >/dev/null \
     || die "$t is missing; run ./configure (it installs what the kernel build needs)"
 done
 [ -f /usr/include/gelf.h ] \
   || die "libelf's headers are missing (objtool needs them); run ./configure (it installs libelf-dev)"
-patches=("$patchdir"/*.patch)
-[ -f "${patches[0]}" ] || die "no patches (*.patch) in $patchdir"
-
 mkdir -p "$cache/kernel"
+
+# The tarball: Debian's linux-source-$linux, downloaded and unpacked
+# into the cache, unless --source gave one.
+if [ -z "$source" ]; then
+  deb=$("$top/driver/debian-suite.sh" --cache "$cache" download \
+          "linux-source-$linux" "$linux" "$cache/debs" | tail -n 1) \
+    || die "cannot download Debian's linux-source-$linux (driver/debian-suite.sh failed; see above)"
+  [ -f "$deb" ] || die "driver/debian-suite.sh gave no .deb for linux-source-$linux"
+  unpacked=$cache/linux-source/$(basename "$deb" .deb)
+  if [ ! -f "$unpacked/done" ]; then
+    rm -rf "$unpacked"
+    mkdir -p "$unpacked"
+    dpkg-deb -x "$deb" "$unpacked" \
+      || { rm -rf "$unpacked"; die "cannot unpack $deb; remove it and run again"; }
+    touch "$unpacked/done"
+  fi
+  source=$(ls "$unpacked"/usr/src/linux-source-*.tar.* 2>/dev/null | head -n 1)
+  [ -n "$source" ] || die "$deb holds no /usr/src/linux-source-*.tar.*; is it a linux-source package?"
+fi
+[ -f "$source" ] \
+  || die "no kernel source '$source'; give a tarball with --source or a Debian version with --linux"
+
 # Interrupted runs still clean up (the EXIT traps below).
 trap 'exit 130' INT TERM
 # Identities for the pristine commit and for git am, whatever the
@@ -58,14 +125,14 @@ export GIT_COMMITTER_NAME=osync-glibc GIT_COMMITTER_EMAIL=osync-glibc@sourceware
 
 # The pristine tree, one commit.  Debian's top-level .gitignore ignores
 # everything at the top level, hence add -f.
-srchash=$(sha256sum "$source" | cut -c1-16)
-pristine=$cache/kernel/pristine-$srchash
+srcsum=$(sha256sum "$source" | cut -d' ' -f1)
+pristine=$cache/kernel/pristine-${srcsum:0:16}
 if [ ! -d "$pristine/.git" ] || ! git -C "$pristine" rev-parse -q --verify refs/tags/pristine >/dev/null; then
   echo "build-kernel.sh: unpacking $source into $pristine"
   rm -rf "$pristine" "$pristine.tmp"
   mkdir -p "$pristine.tmp"
-  tar -xJf "$source" -C "$pristine.tmp" --strip-components=1 \
-    || die "cannot unpack $source; is it a Linux source tarball?"
+  tar -xf "$source" -C "$pristine.tmp" --strip-components=1 \
+    || die "cannot unpack $source; is it a complete Linux source tarball? (remove it to download it again)"
   [ -f "$pristine.tmp/Makefile" ] && [ -f "$pristine.tmp/include/uapi/asm-generic/fcntl.h" ] \
     || die "$source does not look like a Linux source tree"
   (cd "$pristine.tmp" && git init -q && git add -f . \
@@ -77,60 +144,88 @@ kversion=$(make -s -C "$pristine" kernelversion 2>/dev/null) \
   || die "cannot read the kernel version of $source"
 
 # worktree DIR: a fresh checkout of the pristine tree with the series
-# applied by git am; its output goes to DIR.am.log.
+# (facts substituted, in DIR.series) applied by git am; its output goes
+# to DIR.am.log.
 worktree () {
-  local dir=$1
+  local dir=$1 p
   git -C "$pristine" worktree remove --force "$dir" >/dev/null 2>&1 || true
-  rm -rf "$dir"
+  rm -rf "$dir" "$dir.series"
   git -C "$pristine" worktree prune
   git -C "$pristine" worktree add -q --detach "$dir" pristine \
     || die "cannot check out the pristine tree into $dir"
-  if ! git -C "$dir" am "${patches[@]}" > "$dir.am.log" 2>&1; then
+  subst_series "$dir.series"
+  applied=()
+  for p in "${patches[@]}"; do applied+=("$dir.series/${p##*/}"); done
+  if ! git -C "$dir" am "${applied[@]}" > "$dir.am.log" 2>&1; then
     cat "$dir.am.log" >&2
     git -C "$dir" am --abort >/dev/null 2>&1 || true
-    die "the series in $patchdir does not apply with git am to $kversion ($source)"
+    die "the series in $patchdir does not apply with git am to $kversion ($source); rebase it"
   fi
 }
 
 if [ -n "$check" ]; then
   mkdir -p "$check"
   work=$cache/kernel/check-$$
-  trap 'git -C "$pristine" worktree remove --force "$work" >/dev/null 2>&1; rm -rf "$work" "$work.am.log" "$work.stub"' EXIT
+  trap 'git -C "$pristine" worktree remove --force "$work" >/dev/null 2>&1; rm -rf "$work" "$work.am.log" "$work.stub" "$work.series" "$work.build"' EXIT
   worktree "$work"
   { echo "git am onto $kversion ($source):"; cat "$work.am.log"
     git -C "$work" log --oneline pristine..HEAD; } > "$check/am.log"
   status=0
-  (cd "$work" && ./scripts/checkpatch.pl --no-tree --strict "${patches[@]}") \
+  (cd "$work" && ./scripts/checkpatch.pl --no-tree --strict "${applied[@]}") \
     > "$check/checkpatch.log" 2>&1 || status=1
-  # The uapi headers as user space sees them, for each architecture
-  # whose <asm/fcntl.h> defines values of its own.
+  # The uapi headers as user space sees them: asm-generic, each
+  # architecture whose <asm/fcntl.h> defines values of its own, and the
+  # tools/ copy of asm-generic where the tree has one.
   : > "$check/uapi.log"
-  for arch in generic alpha mips parisc sparc arm arm64 ia64 m68k powerpc; do
-    # Only the macros matter: <linux/types.h> can be empty.
-    mkdir -p "$work.stub/linux"
-    : > "$work.stub/linux/types.h"
-    inc=(-I "$work.stub" -I "$work/include/uapi")
-    [ $arch = generic ] || inc=(-I "$work.stub" -I "$work/arch/$arch/include/uapi" -I "$work/include/uapi")
-    hdr=asm/fcntl.h
-    [ $arch = generic ] && hdr=asm-generic/fcntl.h
+  arches=(generic)
+  for h in "$work"/arch/*/include/uapi/asm/fcntl.h; do
+    [ -f "$h" ] && arches+=("$(basename "$(dirname "$(dirname "$(dirname "$(dirname "$h")")")")")")
+  done
+  [ -f "$work/tools/include/uapi/asm-generic/fcntl.h" ] && arches+=(tools)
+  [ ${#arches[@]} -ge 5 ] \
+    || { echo "only ${#arches[@]} uapi fcntl.h headers found" >> "$check/uapi.log"; status=1; }
+  mkdir -p "$work.stub/linux"
+  # Only the macros matter: <linux/types.h> can be empty.
+  : > "$work.stub/linux/types.h"
+  for arch in "${arches[@]}"; do
+    case $arch in
+      generic) inc=(-I "$work.stub" -I "$work/include/uapi"); hdr=asm-generic/fcntl.h ;;
+      tools) inc=(-I "$work.stub" -I "$work/tools/include/uapi"); hdr=asm-generic/fcntl.h ;;
+      *) inc=(-I "$work.stub" -I "$work/arch/$arch/include/uapi" -I "$work/include/uapi"); hdr=asm/fcntl.h ;;
+    esac
     out=$(printf '#include <%s>\n' "$hdr" \
             | gcc -E -dM -nostdinc "${inc[@]}" -D__KERNEL__ - 2>&1) \
       || { echo "$arch: cannot preprocess $hdr: $out" >> "$check/uapi.log"; status=1; continue; }
     printf '%s\n' "$out" | python3 "$here/check-uapi.py" "$arch" >> "$check/uapi.log" 2>&1 \
       || status=1
   done
+  # fcntl_init()'s BUILD_BUG_ON: the count of distinct open flag bits.
+  {
+    echo "make fs/fcntl.o on $kversion with the series (fcntl_init's BUILD_BUG_ON):"
+    grep -n -A3 'BUILD_BUG_ON([0-9]* - 1' "$work/fs/fcntl.c" || echo "no flag count in fs/fcntl.c"
+    grep -n 'VALID_OPEN_FLAGS' -A5 "$work/include/linux/fcntl.h" | head -n 6
+  } > "$check/fcntl.log"
+  if make -s -C "$work" O="$work.build" allnoconfig >> "$check/fcntl.log" 2>&1 \
+     && make -C "$work" O="$work.build" -j"$jobs" fs/fcntl.o >> "$check/fcntl.log" 2>&1 \
+     && [ -f "$work.build/fs/fcntl.o" ]; then
+    echo "fcntl: fs/fcntl.o builds, fcntl_init's open flag count holds" | tee -a "$check/fcntl.log"
+  else
+    echo "fcntl: FAIL: fs/fcntl.o does not build (see $check/fcntl.log)" | tee -a "$check/fcntl.log"
+    status=1
+  fi
   cat "$check/uapi.log"
   grep '^total:' "$check/checkpatch.log" || true
-  [ $status = 0 ] || die "the series has problems; see $check"
-  echo "build-kernel.sh: the series applies to $kversion and passes checkpatch and the uapi check"
+  [ $status = 0 ] || die "the series has problems on $kversion; see $check"
+  echo "build-kernel.sh: the series applies to $kversion and passes checkpatch, the uapi check and fcntl_init's"
   exit 0
 fi
 
 # The build, keyed by every input.
 tools=$( (gcc --version; ld --version; make --version; flex --version;
           bison --version; dpkg-query -W libelf-dev 2>/dev/null) | sha256sum)
-key=$( (echo "$srchash"; cat "${patches[@]}" "$here/osync.config" "$0";
-        echo "$tools") | sha256sum | cut -c1-16)
+key=$( (echo "$srcsum"; for p in "${patches[@]}"; do "$facts" subst "$p"; done
+        cat "$here/osync.config" "$top/facts" "$0"; echo "$tools") \
+       | sha256sum | cut -c1-16)
 out=$cache/kernel/osync-$key
 if [ -f "$out/bzImage" ]; then
   echo "build-kernel.sh: $kversion with the series, cached"
@@ -138,13 +233,22 @@ if [ -f "$out/bzImage" ]; then
   exit 0
 fi
 work=$cache/kernel/work-$key
-# What an earlier run killed hard (SIGKILL, power loss) left behind.
+# One build at a time in this cache, so that what an earlier run killed
+# hard (SIGKILL, power loss) left behind can be removed safely.
+command -v flock >/dev/null || die "flock is missing (apt-get install util-linux)"
+exec 9> "$cache/kernel/build.lock"
+flock 9
+if [ -f "$out/bzImage" ]; then
+  echo "build-kernel.sh: $kversion with the series, cached"
+  echo "$out/bzImage"
+  exit 0
+fi
 for old in "$cache"/kernel/work-*; do
   [ -e "$old" ] && rm -rf "$old"
 done
 git -C "$pristine" worktree prune
-trap 'git -C "$pristine" worktree remove --force "$work" >/dev/null 2>&1; rm -rf "$work" "$work.am.log" "$work.build"' EXIT
-echo "build-kernel.sh: building $kversion with the series in $patchdir (about 5 minutes)"
+trap 'git -C "$pristine" worktree remove --force "$work" >/dev/null 2>&1; rm -rf "$work" "$work.am.log" "$work.build" "$work.series"' EXIT
+echo "build-kernel.sh: building $kversion with the series in $patchdir (about 10 minutes)"
 worktree "$work"
 rm -rf "$work.build"
 mkdir -p "$work.build"
@@ -160,7 +264,7 @@ while read -r opt; do
   grep -qx "$opt" "$work.build/.config" || missing="$missing $opt"
 done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$here/osync.config")
 [ -z "$missing" ] \
-  || die "Kconfig dropped$missing from the configuration (a missing dependency?); fix $here/osync.config"
+  || die "Kconfig dropped$missing from the configuration of $kversion (a missing dependency?); fix $here/osync.config"
 if ! make -C "$work" O="$work.build" -j"$jobs" bzImage > "$work.build/make.log" 2>&1; then
   cp "$work.build/make.log" "$cache/kernel/build-failed.log"
   grep -E 'error|Error' "$work.build/make.log" | head -n 20 >&2
@@ -172,6 +276,7 @@ cp "$work.build/arch/x86/boot/bzImage" "$out.tmp/bzImage"
 cp "$work.build/.config" "$out.tmp/config"
 git -C "$work" log --oneline pristine..HEAD > "$out.tmp/series"
 echo "$kversion" > "$out.tmp/version"
+echo "$source $srcsum" > "$out.tmp/source"
 mv "$out.tmp" "$out"
 echo "build-kernel.sh: built $kversion with the series"
 echo "$out/bzImage"

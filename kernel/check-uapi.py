@@ -2,18 +2,25 @@
 """Check __O_RSYNC in one architecture's uapi <asm/fcntl.h>.
 
 Reads the output of "cpp -dM" for the header on standard input and
-checks that __O_RSYNC is 01000000000 and shares no bit with any other
-open flag of that header, with the internal f_flags bits __FMODE_EXEC
-(0x20) and FMODE_NONOTIFY (0x4000000), or with the sign bit.  Prints one
-line for the architecture named by the argument; exits 1 on a problem.
+checks that __O_RSYNC is OSYNC_RSYNC_BIT of the project's facts file
+(driver/facts.py) and shares no bit with any other open flag of that
+header, with the internal f_flags bits __FMODE_EXEC (0x20) and
+FMODE_NONOTIFY (0x4000000, an open flag of its own, O_EMPTYPATH, since
+Linux 7.2), or with the sign bit.  Prints one line for the architecture
+named by the argument; exits 1 on a problem.
 
 Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 """
 
+import os
 import re
 import sys
 
-RSYNC = 0o1000000000
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "driver"))
+import facts  # noqa: E402
+
+RSYNC = int(facts.load(os.environ.get("OSYNC_FACTS"))["OSYNC_RSYNC_BIT"], 8)
 INTERNAL = {"__FMODE_EXEC": 0x20, "FMODE_NONOTIFY": 0x4000000,
             "the sign bit": 0x80000000}
 # Names that are composites or aliases of other flags, or not flags.
@@ -36,7 +43,10 @@ def c_value(text, macros, depth=0):
 
     text = re.sub(r"\b[A-Za-z_]\w*\b", name, text)
     text = re.sub(r"\b0([0-7]+)\b", r"0o\1", text)
-    if not re.fullmatch(r"[0-9a-fA-Fxo()|+ ]+", text):
+    # Octal, hexadecimal and decimal numbers, (1 << N) as Linux 7.x
+    # writes them, |, + and parentheses; nothing else reaches eval.
+    text = re.sub(r"\b(\d+)[uUlL]+\b", r"\1", text)
+    if not re.fullmatch(r"([0-9a-fA-Fxo()|+ ]|<<)+", text):
         raise ValueError("not a simple constant: %s" % text)
     return eval(text)
 

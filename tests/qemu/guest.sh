@@ -17,12 +17,21 @@
 # a --kernel image has them built in).  The disk is a host file opened
 # with QEMU's cache=writeback (the guest's flushes reach the host's
 # disk), or the given --disk-cache mode (unsafe: they do not).
+# --disk-image FILE uses FILE (made and kept by the caller) as /dev/vda
+# instead, and mounts nothing; --drive FILE (repeatable) adds FILE as
+# the next virtio disk (/dev/vdb, ...); --module PATH (repeatable) also
+# loads PATH (under the package's lib/modules/*/kernel) after ext4.
+# --debian-kernel 6.12 boots Debian 13's stock linux-image-6.12.*-cloud-amd64
+# instead of Debian 12's 6.1 (--debian-kernel 6.1, the default),
+# downloaded with driver/debian-suite.sh into the cache; its modules
+# (xz-compressed; unpacked on the host) come from the same package.
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 die () { echo "guest.sh: error: $*" >&2; exit 1; }
 
 cache= files= list= out= timeout=300 disk= image= diskcache=writeback
+diskimg= drives=() extramods=() debkernel=6.1
 while [ $# -gt 0 ]; do
   case $1 in
     --cache) cache=$2; shift 2 ;;
@@ -33,6 +42,10 @@ while [ $# -gt 0 ]; do
     --disk) disk=$2; shift 2 ;;
     --kernel) image=$2; shift 2 ;;
     --disk-cache) diskcache=$2; shift 2 ;;
+    --disk-image) diskimg=$2; disk=image; shift 2 ;;
+    --drive) drives+=("$2"); shift 2 ;;
+    --module) extramods+=("$2"); shift 2 ;;
+    --debian-kernel) debkernel=$2; shift 2 ;;
     *) die "unknown argument '$1'; see the comment at the top of $0" ;;
   esac
 done
@@ -52,6 +65,22 @@ if [ -n "$image" ]; then
     || die "no kernel image '$image'; kernel/build-kernel.sh builds it"
   pkg="the kernel $image"
   kernel=$image
+elif [ "$debkernel" = 6.12 ]; then
+  # Debian 13's cloud kernel: virtio, ext4 and crc32c built in.
+  suite=$here/../../driver/debian-suite.sh
+  pkg=$("$suite" --cache "$cache" newest 'linux-image-6\.12\.[0-9]+\+deb13-cloud-amd64' | cut -d' ' -f1) \
+    || die "cannot find Debian 13's linux-image-6.12.*-cloud-amd64 (driver/debian-suite.sh failed; see above)"
+  kdir=$cache/qemu/$pkg
+  if ! ls "$kdir"/boot/vmlinuz-* >/dev/null 2>&1; then
+    deb=$("$suite" --cache "$cache" download "$pkg" 6.12 "$cache/debs" | tail -n 1) \
+      || die "cannot download $pkg (driver/debian-suite.sh failed; see above)"
+    rm -rf "$kdir"
+    mkdir -p "$kdir"
+    dpkg-deb -x "$deb" "$kdir" || { rm -rf "$kdir"; die "cannot unpack $deb; remove it and run again"; }
+  fi
+  kernel=$(ls "$kdir"/boot/vmlinuz-* | head -n 1)
+elif [ "$debkernel" != 6.1 ]; then
+  die "--debian-kernel wants 6.1 (Debian 12's) or 6.12 (Debian 13's), not '$debkernel'"
 else
   # The kernel: the 6.1 image linux-image-amd64 depends on.
   pkg=$(apt-cache depends linux-image-amd64 2>/dev/null \
@@ -94,26 +123,48 @@ if [ -n "$disk" ]; then
   command -v mkfs.ext4 >/dev/null \
     || die "mkfs.ext4 is missing (apt-get install e2fsprogs)"
   : > "$root/tests.list"
-  [ -n "$image" ] || mods=$(ls -d "$kdir"/lib/modules/*/kernel)
+  [ -n "$image" ] || mods=$( (ls -d "$kdir"/lib/modules/*/kernel "$kdir"/usr/lib/modules/*/kernel 2>/dev/null || true) | head -n 1)
+  [ -n "$image" ] || [ -d "$mods" ] || die "$pkg has no lib/modules/*/kernel; remove $kdir and run again"
   [ -n "$image" ] || mkdir -p "$root/modules"
+  # put_module M: copy module M (or M.xz, unpacked) into the guest and load it.
+  put_module () {
+    if [ -f "$mods/$1" ]; then
+      cp "$mods/$1" "$root/modules/"
+    elif [ -f "$mods/$1.xz" ]; then
+      xz -dc "$mods/$1.xz" > "$root/modules/${1##*/}" || die "cannot unpack $1.xz of $pkg"
+    else
+      die "$pkg has no $1"
+    fi
+    echo "@insmod /modules/${1##*/}" >> "$root/tests.list"
+  }
   # In the order they depend on each other.
-  [ -n "$image" ] || for m in drivers/virtio/virtio_ring.ko drivers/virtio/virtio.ko \
-           drivers/virtio/virtio_pci_modern_dev.ko \
-           drivers/virtio/virtio_pci_legacy_dev.ko \
-           drivers/virtio/virtio_pci.ko drivers/block/virtio_blk.ko \
-           lib/crc16.ko crypto/crc32c_generic.ko fs/mbcache.ko \
-           fs/jbd2/jbd2.ko fs/ext4/ext4.ko; do
-    [ -f "$mods/$m" ] || die "$pkg has no $m"
-    cp "$mods/$m" "$root/modules/"
-    echo "@insmod /modules/${m##*/}" >> "$root/tests.list"
+  basemods="drivers/virtio/virtio_ring.ko drivers/virtio/virtio.ko
+           drivers/virtio/virtio_pci_modern_dev.ko
+           drivers/virtio/virtio_pci_legacy_dev.ko
+           drivers/virtio/virtio_pci.ko drivers/block/virtio_blk.ko
+           lib/crc16.ko crypto/crc32c_generic.ko fs/mbcache.ko
+           fs/jbd2/jbd2.ko fs/ext4/ext4.ko"
+  [ "$debkernel" = 6.12 ] && basemods=drivers/block/virtio_blk.ko
+  [ -n "$image" ] || for m in $basemods; do
+    put_module "$m"
   done
-  echo "@mount /dev/vda /mnt ext4" >> "$root/tests.list"
+  [ -n "$image" ] || for m in "${extramods[@]}"; do
+    put_module "$m"
+  done
+  [ -n "$diskimg" ] || echo "@mount /dev/vda /mnt ext4" >> "$root/tests.list"
   cat "$list" >> "$root/tests.list"
+  if [ -n "$diskimg" ]; then
+    [ -f "$diskimg" ] || die "no disk image '$diskimg'"
+  else
   truncate -s "${disk}M" "$root.img"
   # No lazy initialisation: its background writes would count.
   mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$root.img" \
     || die "mkfs.ext4 failed"
-  drive=(-drive "file=$root.img,if=virtio,format=raw,cache=$diskcache")
+  fi
+  drive=(-drive "file=${diskimg:-$root.img},if=virtio,format=raw,cache=$diskcache")
+  for d in "${drives[@]}"; do
+    drive+=(-drive "file=$d,if=virtio,format=raw,cache=$diskcache")
+  done
 else
   cp "$list" "$root/tests.list"
   drive=()
@@ -123,7 +174,7 @@ trap 'rm -rf "$root" "$root.cpio.gz" "$root.img"' EXIT
 
 timeout "$timeout" qemu-system-x86_64 -machine q35 -m 1024 -nographic \
   -no-reboot -kernel "$kernel" -initrd "$root.cpio.gz" "${drive[@]}" \
-  -append "console=ttyS0 panic=-1 quiet" < /dev/null 2>&1 | tr -d '\r' > "$out" || true
+  -append "console=ttyS0 panic=-1 quiet no_timer_check" < /dev/null 2>&1 | tr -d '\r' > "$out" || true
 if ! grep -q '^osync-guest: done' "$out"; then
   tail -n 30 "$out" >&2
   die "the guest ($pkg) did not finish within ${timeout}s; its console is in $out"
