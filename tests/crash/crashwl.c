@@ -146,7 +146,14 @@ main (int argc, char **argv)
 #endif
   if (strncmp (mode, "rsync-", 6) != 0)
     {
+#ifdef CRASH_OLD_OPEN
+      /* Through a library that needs only the versions of glibc 2.11
+	 and earlier (oldopen.c), as a program of that time would.  */
+      extern int crash_old_open (const char *, int);
+      fd = crash_old_open (path, flags);
+#else
       fd = open (path, flags);
+#endif
       if (fd < 0)
 	die ("open");
       long over = 0, end = n;
