@@ -20,7 +20,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ldsodefs.h>
-#include <pthreadP.h>
 #include <stdint.h>
 #include <string.h>
 #include <sysdep-cancel.h>
@@ -181,11 +180,13 @@ __open_flags_legacy (int oflag, const void *caller)
 }
 
 /* The strict refusal of O_RSYNC is still a cancellation point, as the
-   system call it replaces.  */
+   system call it replaces: it goes through a cancellable system call
+   that fails without side effects.  (pthread_testcancel would pull
+   the unwinder into the objects the dynamic loader links from libc.)  */
 static int
 refuse (void)
 {
-  __pthread_testcancel ();
+  (void) SYSCALL_CANCEL (close, -1);
   __set_errno (EINVAL);
   return -1;
 }
