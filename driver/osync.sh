@@ -33,6 +33,17 @@ state ()
 eval "$("$PYTHON" "$here/facts.py" shell)"
 BASES=${BASES:-"$OSYNC_PRIMARY_BASE $OSYNC_BACKPORT_BASE"}
 
+# abis_of BASE: the ABIs BASE is built and checked for (the backport's
+# are BACKPORT_ABIS, which the Makefile sets).
+abis_of ()
+{
+  if [ "$1" = "$OSYNC_BACKPORT_BASE" ]; then
+    echo "${BACKPORT_ABIS:-$ABIS}"
+  else
+    echo "$ABIS"
+  fi
+}
+
 # The tarball of BASE: "PATH SHA256 DEBIAN-VERSION".
 tarball_of ()
 {
@@ -88,7 +99,7 @@ step_build ()
       patched) src=$(state "patched-src-$base") ;;
       baseline) src=$(state "pristine-src-$base") ;;
     esac
-    for abi in $ABIS; do
+    for abi in $(abis_of "$base"); do
       build=$("$here/build-glibc.sh" --base "$base" --abi "$abi" \
                 --variant "$variant" --src "$src" --cache "$OSYNC_CACHE" \
                 --key "$(git -C "$src" rev-parse 'HEAD^{tree}')") || exit 1
@@ -148,7 +159,7 @@ step_check_glibc ()
         patched) src=$(state "patched-src-$base") ;;
         baseline) src=$(state "pristine-src-$base") ;;
       esac
-      for abi in $ABIS; do
+      for abi in $(abis_of "$base"); do
         build=$(state "build-$variant-$base-$abi")
         retry=()
         [ $variant = baseline ] \
@@ -167,7 +178,7 @@ step_check_suite ()
   # ROOT_<VARIANT>_<ABI>_<BASE> of every base (2.36 -> 2_36).
   for base in $BASES; do
     id=${base//./_}
-    for abi in $ABIS; do
+    for abi in $(abis_of "$base"); do
       vars+=("ROOT_PATCHED_${abi^^}_$id=$(state "build-patched-$base-$abi")/root"
              "ROOT_BASELINE_${abi^^}_$id=$(state "build-baseline-$base-$abi")/root")
       [ "$base" != "$OSYNC_PRIMARY_BASE" ] \
@@ -193,6 +204,7 @@ step_check_suite ()
      TOP="$OSYNC_TOP" CACHE="$OSYNC_CACHE" STATE="$OSYNC_STATE" \
      RESULTS="$OSYNC_RESULTS" DIST="$OSYNC_DIST" ABIS="$ABIS" \
      BASES="$BASES" PRIMARY_BASE="$OSYNC_PRIMARY_BASE" \
+     BACKPORT_ABIS="$(abis_of "$OSYNC_BACKPORT_BASE")" \
      BACKPORT_BASE="$OSYNC_BACKPORT_BASE" \
      PATCHED_SRC="$(state "patched-src-$OSYNC_PRIMARY_BASE")" \
      PRISTINE_SRC="$(state "pristine-src-$OSYNC_PRIMARY_BASE")" \
@@ -208,7 +220,8 @@ step_check_suite ()
 step_summary ()
 {
   "$PYTHON" "$here/summary.py" --results "$OSYNC_RESULTS" --abis "$ABIS" \
-    --bases "$BASES" --state "$OSYNC_STATE" --top "$OSYNC_TOP"
+    --bases "$BASES" --state "$OSYNC_STATE" --top "$OSYNC_TOP" \
+    --base-abis "$OSYNC_BACKPORT_BASE=$(abis_of "$OSYNC_BACKPORT_BASE")"
 }
 
 [ $# -ge 1 ] || die "usage: $0 STEP [ARGS]; see the comment at the top"

@@ -262,6 +262,10 @@ def main():
                         '"2.44 2.36"; results are then read from '
                         'glibc-{baseline,patched}-BASE-ABI.sum; without '
                         'it, from glibc-{baseline,patched}-ABI.sum')
+    parser.add_argument('--base-abis', action='append', default=[],
+                        metavar='BASE=ABIS',
+                        help='the ABIs of BASE, when they are not all of '
+                        '--abis (the backport is built for fewer)')
     parser.add_argument('--top', default=TOP,
                         help='the project (for the patch\'s tests and the '
                         'DejaGnu test groups)')
@@ -292,8 +296,12 @@ def main():
     out.append("glibc's own tests (io posix rt misc, conform fcntl.h, "
                "check-abi), patched against the unpatched baseline:")
     bases = args.bases.split() or ['']
+    base_abis = {}
+    for item in args.base_abis:
+        b, _, a = item.partition('=')
+        base_abis[b] = a.split()
     for base in bases:
-        for abi in args.abis.split():
+        for abi in base_abis.get(base, args.abis.split()):
             tag = '%s-%s' % (base, abi) if base else abi
             label = 'glibc %s, %s' % (base, abi) if base else abi
             files = {v: os.path.join(args.results, 'glibc-%s-%s.sum'
