@@ -87,24 +87,55 @@ step_series ()
   fi
 }
 
+# build_one VARIANT BASE ABI: build (or find cached) one glibc tree and
+# record it in the state.
+build_one ()
+{
+  local variant=$1 base=$2 abi=$3 src build
+  case $variant in
+    patched) src=$(state "patched-src-$base") ;;
+    baseline) src=$(state "pristine-src-$base") ;;
+  esac
+  build=$("$here/build-glibc.sh" --base "$base" --abi "$abi" \
+            --variant "$variant" --src "$src" --cache "$OSYNC_CACHE" \
+            --key "$(git -C "$src" rev-parse 'HEAD^{tree}')") || return 1
+  echo "$build" > "$OSYNC_STATE/build-$variant-$base-$abi"
+  echo "glibc $base $variant $abi: built, installed in $build/root"
+}
+
+# step_build VARIANT: every base and ABI of VARIANT (patched,
+# baseline), or of both, the patched and the unpatched tree of each
+# base and ABI side by side: glibc's build leaves a core idle in its
+# serial stretches (configure, links, generated files), which the other
+# tree fills.
 step_build ()
 {
-  local variant=$1 src base abi build
+  local variant=$1 base abi v pids status log
   case $variant in
-    patched|baseline) ;;
-    *) die "unknown variant '$variant' (patched or baseline)" ;;
+    patched|baseline|both) ;;
+    *) die "unknown variant '$variant' (patched, baseline or both)" ;;
   esac
   for base in $BASES; do
-    case $variant in
-      patched) src=$(state "patched-src-$base") ;;
-      baseline) src=$(state "pristine-src-$base") ;;
-    esac
     for abi in $(abis_of "$base"); do
-      build=$("$here/build-glibc.sh" --base "$base" --abi "$abi" \
-                --variant "$variant" --src "$src" --cache "$OSYNC_CACHE" \
-                --key "$(git -C "$src" rev-parse 'HEAD^{tree}')") || exit 1
-      echo "$build" > "$OSYNC_STATE/build-$variant-$base-$abi"
-      echo "glibc $base $variant $abi: built, installed in $build/root"
+      if [ "$variant" != both ]; then
+        build_one "$variant" "$base" "$abi" || exit 1
+        continue
+      fi
+      pids=()
+      for v in patched baseline; do
+        build_one "$v" "$base" "$abi" > "$OSYNC_STATE/build-$v-$base-$abi.out" 2>&1 &
+        pids+=($!)
+      done
+      status=0
+      for i in 0 1; do
+        wait "${pids[$i]}" || status=1
+      done
+      for v in patched baseline; do
+        log=$OSYNC_STATE/build-$v-$base-$abi.out
+        cat "$log"
+        rm -f "$log"
+      done
+      [ $status = 0 ] || die "a glibc build of $base $abi failed (see above)"
     done
   done
 }
