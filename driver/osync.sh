@@ -1,6 +1,7 @@
 #!/bin/bash
 # The driver behind the Makefile: osync.sh STEP [ARGS]
 #
+#   begin              start a run: its phase times start afresh
 #   series             the patched tree and dist/NNNN-*.patch
 #   build VARIANT      build and install VARIANT (patched, baseline) for
 #                      every ABI in $ABIS
@@ -59,7 +60,6 @@ tarball_of ()
 step_series ()
 {
   local base out tar sha debver
-  : > "$OSYNC_RESULTS/phases.txt"
   : > "$OSYNC_RESULTS/tarballs.txt"
   rm -rf "$OSYNC_DIST"
   for base in $BASES; do
@@ -265,6 +265,7 @@ record_phase ()
 }
 trap 'record_phase "$@"' EXIT
 case $step in
+  begin) : > "$OSYNC_RESULTS/phases.txt" ;;
   series) step_series ;;
   build) step_build "$@" ;;
   demo) step_demo ;;
