@@ -14,8 +14,8 @@
 Derived values, so that no file spells them out again:
   OSYNC_NODE_ID        GLIBC_2_45 (the node as glibc's C macros name it)
   OSYNC_NODE_VERSION   2.45
-  OSYNC_RSYNC_HEX      0x8000000
-  OSYNC_RSYNC_SHIFT    27
+  OSYNC_RSYNC_HEX      the bit in hexadecimal
+  OSYNC_RSYNC_SHIFT    its bit number
 """
 
 import os
