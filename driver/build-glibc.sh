@@ -5,14 +5,12 @@
 #                  --variant patched|baseline --src GLIBC-TREE \
 #                  --key INPUT-KEY --cache DIR
 #
-# Prints the build directory.  The staging root (make install
-# DESTDIR) is BUILD/root.  Each base, variant and ABI has one build
+# Prints the object directory, OBJ.  The staging root (make install
+# DESTDIR) is OBJ/root.  Each base, variant and ABI has one build
 # directory, at a fixed path; it records a hash of KEY (which the
 # caller derives from the source tree), the compilers' versions, the
 # configure options and this script, so any change to an input builds
-# afresh and an unchanged input costs nothing.  The fixed path lets
-# ccache (Debian's, when installed; its cache is DIR/ccache) reuse
-# every object a change of the patch does not touch.
+# afresh and an unchanged input costs nothing.
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -35,10 +33,15 @@ done
 grep -q "^#define VERSION \"$base" "$src/version.h" \
   || die "$src is not glibc $base (its version.h: $(grep '^#define VERSION' "$src/version.h"))"
 
+# Both trees of a comparison are built alike, and without what the
+# series cannot change and make check does not use: debugging
+# information (-g, a third of the compile time), nscd, the time zone
+# tools and libmvec.
+common="--prefix=/usr --disable-werror --disable-nscd --disable-timezone-tools --disable-mathvec"
 case $abi in
   x86_64)
     cc="${CC:-gcc}" cxx="${CXX:-g++}"
-    opts="--prefix=/usr --disable-werror" ;;
+    opts="$common" ;;
   i386)
     cc="${CC:-gcc} -m32" cxx="${CXX:-g++} -m32"
     # Debian keeps the x86 <asm/*.h> (which serve -m32 too) where only
@@ -49,24 +52,28 @@ case $abi in
     ln -sfn /usr/include/linux "$kh/linux"
     ln -sfn /usr/include/asm-generic "$kh/asm-generic"
     ln -sfn /usr/include/x86_64-linux-gnu/asm "$kh/asm"
-    opts="--prefix=/usr --disable-werror --host=i686-linux-gnu --build=x86_64-linux-gnu --with-headers=$kh" ;;
+    opts="$common --host=i686-linux-gnu --build=x86_64-linux-gnu --with-headers=$kh" ;;
   *) die "unknown ABI '$abi' (x86_64 or i386)" ;;
 esac
 case $variant in patched|baseline) ;; *) die "unknown variant '$variant'" ;; esac
 
 export CC="${CC:-gcc}" CXX="${CXX:-g++}" PYTHON="${PYTHON:-python3}"
-id=$( { echo "$key"; echo "$cc / $cxx / $opts"; tool_versions;
+id=$( { echo "$key"; echo "$cc / $cxx / $opts / -O2"; tool_versions;
         cat "$0"; } | hash_stdin)
+# BUILD/src is a copy of the source tree and BUILD/obj the object
+# directory; make runs in src, so the paths a compilation names are the
+# same, relative, for every variant.  ccache (Debian's, when installed;
+# its cache is DIR/ccache) then reuses the baseline's objects for every
+# file the patch does not touch, and a fixed directory per base,
+# variant and ABI reuses the previous build's for a change of the
+# patch.  ccache only saves time: the objects are the compiler's.
 build="$cache/build/glibc-$base-$variant-$abi"
-if [ -f "$build/.osync-installed" ] \
-   && [ "$(cat "$build/.osync-key" 2>/dev/null)" = "$id" ]; then
-  echo "$build"
+obj="$build/obj"
+if [ -f "$obj/.osync-installed" ] \
+   && [ "$(cat "$obj/.osync-key" 2>/dev/null)" = "$id" ]; then
+  echo "$obj"
   exit 0
 fi
-
-# ccache only saves time: the objects are the compiler's.  A fixed
-# build directory and a base directory make its hits independent of
-# the source tree's path.
 if command -v ccache >/dev/null 2>&1; then
   export CCACHE_DIR="$cache/ccache" CCACHE_BASEDIR="$cache" \
     CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-16G}
@@ -74,19 +81,21 @@ if command -v ccache >/dev/null 2>&1; then
 fi
 
 rm -rf "$build"
-mkdir -p "$build"
-echo "$id" > "$build/.osync-key"
-note "building glibc $base ($variant, $abi) in $build; the log is $build/build.log"
-cd "$build"
-if ! with_log configure.log "$src/configure" $opts CC="$cc" CXX="$cxx" \
-     MAKEINFO=: ; then
-  die "glibc's configure failed for $base $variant $abi; see $build/configure.log"
+mkdir -p "$obj"
+echo "$id" > "$obj/.osync-key"
+note "building glibc $base ($variant, $abi) in $obj; the log is $obj/build.log"
+git clone -q --shared "$src" "$build/src" \
+  || die "cannot copy the source tree $src to $build/src"
+cd "$obj"
+if ! with_log configure.log "$build/src/configure" $opts CC="$cc" CXX="$cxx" \
+     CFLAGS=-O2 CXXFLAGS=-O2 MAKEINFO=: ; then
+  die "glibc's configure failed for $base $variant $abi; see $obj/configure.log"
 fi
 if ! with_log build.log make -j"$(nproc)" ; then
-  die "the glibc build failed for $base $variant $abi; see $build/build.log (the last lines are above)"
+  die "the glibc build failed for $base $variant $abi; see $obj/build.log (the last lines are above)"
 fi
-if ! with_log install.log make -j"$(nproc)" install DESTDIR="$build/root" ; then
-  die "make install failed for $base $variant $abi; see $build/install.log"
+if ! with_log install.log make -j"$(nproc)" install DESTDIR="$obj/root" ; then
+  die "make install failed for $base $variant $abi; see $obj/install.log"
 fi
 # A staging root is a sysroot: programs built against it also need the
 # kernel's headers, which glibc does not install.
@@ -95,4 +104,4 @@ for d in linux asm-generic; do
 done
 ln -sfn /usr/include/x86_64-linux-gnu/asm root/usr/include/asm
 touch .osync-installed
-echo "$build"
+echo "$obj"

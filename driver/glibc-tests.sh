@@ -4,8 +4,11 @@
 # "UNSUPPORTED: name", ...) to OUT.  The results are cached in the build
 # directory, keyed by this script, so a warm run costs nothing.
 #
-#   glibc-tests.sh --src GLIBC-TREE --build BUILD-DIR --out FILE \
+#   glibc-tests.sh --build OBJ-DIR --out FILE \
 #                  [--baseline BASELINE-RESULTS]
+#
+# OBJ-DIR is a glibc object directory (driver/build-glibc.sh prints
+# it); the source tree is the one it was configured from.
 #
 # With --baseline, a test that fails here but not in the baseline's
 # results is run once more: if it passes then, it is recorded as
@@ -14,27 +17,32 @@
 # patch causes; one that fails again stays a failure.
 #
 # What runs:
-#   - make check in io, posix, rt and misc (io includes the
-#     check-installed-headers tests for <fcntl.h>, C and C++);
+#   - the tests driver/glibc-tests.list names: whole subdirectories
+#     (io, with the check-installed-headers tests for <fcntl.h>, C and
+#     C++) or the tests of a subdirectory that use what the series
+#     changes;
 #   - conform for <fcntl.h> in every standard that has it;
 #   - check-abi for every library.
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-src= build= out= baseline=
+build= out= baseline=
 while [ $# -gt 0 ]; do
   case $1 in
-    --src) src=$2; shift 2 ;;
     --baseline) baseline=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     *) die "unknown argument '$1'" ;;
   esac
 done
+[ -n "$build" ] && [ -n "$out" ] || die "usage: $0 --build OBJ-DIR --out FILE [--baseline FILE]"
 [ -f "$build/.osync-installed" ] || die "$build is not a finished build; run make first"
+src=$(sed -n 's/^srcdir = //p' "$build/Makefile")
+[ -f "$src/version.h" ] || die "$build/Makefile names no glibc source tree (srcdir = '$src'); build it again"
 
-subdirs="io posix rt misc"
+list="$(dirname "$0")/glibc-tests.list"
+[ -f "$list" ] || die "$list is missing; restore it from git"
 # The i386 tree is configured with --host and --build, which glibc takes
 # for a cross build whose tests it would only compile; this machine runs
 # them.
@@ -42,7 +50,7 @@ run=run-built-tests=yes
 # fcntl.h is not part of the ISO C standards.
 standards="POSIX XPG4 XPG42 UNIX98 XOPEN2K POSIX2008 XOPEN2K8"
 
-stamp="$build/osync-tests-$( { cat "$0"; echo "$subdirs $standards"; } | hash_stdin).sum"
+stamp="$build/osync-tests-$( { cat "$0" "$list"; echo "$standards"; } | hash_stdin).sum"
 if [ -f "$stamp" ]; then
   cp "$stamp" "$out"
   exit 0
@@ -59,23 +67,66 @@ noexec=
 if ! why=$(./elf/ld.so --version 2>&1 >/dev/null); then
   noexec=${why##*: }
   noexec=${noexec:-the dynamic loader does not start}
-elif ! ./elf/ld.so --version >/dev/null 2>&1; then
-  noexec="the dynamic loader does not start"
 fi
 if [ -n "$noexec" ]; then
   note "glibc tests: $build: this machine cannot execute its programs ($noexec); only conform and check-abi"
   echo "UNSUPPORTED: run-tests (this machine cannot execute these programs: $noexec)" >> "$results"
-  subdirs=
 fi
-for d in $subdirs; do
-  note "glibc tests: $d ($build)"
-  # Failures are in the .sum file; make's own status only says that
-  # some test failed.
-  make -k -j"$(nproc)" $run subdirs="$d" check > "check-$d.log" 2>&1 || true
-  [ -f "$d/subdir-tests.sum" ] \
-    || die "make check in $d wrote no $d/subdir-tests.sum; see $build/check-$d.log"
-  cat "$d/subdir-tests.sum" >> "$results"
-done
+
+# The names of the tests of subdirectory $1 (not those of the test
+# root), one a line.
+printmk=$(mktemp)
+trap 'rm -f "$results" "$printmk"' EXIT
+printf 'osync-print-tests:\n\t@echo $(filter-out $(tests-container),$(tests) $(tests-internal))\n' > "$printmk"
+tests_of() {
+  make -s -r -C "$src/$1" objdir="$build" subdir="$1" ..=../ \
+    -f Makefile -f "$printmk" osync-print-tests 2>> "check-$1.log" \
+    | tr ' ' '\n' | grep -v '^$' \
+    || die "cannot list the tests of glibc's $1; see $build/check-$1.log"
+}
+
+while read -r d patterns; do
+  case $d in ''|'#'*) continue ;; esac
+  [ -n "$noexec" ] && continue
+  [ -n "$patterns" ] || die "$list: '$d' names no test; give * or patterns"
+  rm -f "check-$d.log"
+  if [ "$patterns" = '*' ]; then
+    note "glibc tests: $d ($build)"
+    # Failures are in the .sum file; make's own status only says that
+    # some test failed.
+    make -k -j"$(nproc)" $run subdirs="$d" check > "check-$d.log" 2>&1 || true
+    [ -f "$d/subdir-tests.sum" ] \
+      || die "make check in $d wrote no $d/subdir-tests.sum; see $build/check-$d.log"
+    cat "$d/subdir-tests.sum" >> "$results"
+    continue
+  fi
+  all=$(tests_of "$d")
+  picked=()
+  for p in $patterns; do
+    n=0
+    for t in $all; do
+      # shellcheck disable=SC2254
+      case $t in $p) picked+=("$t"); n=$((n + 1)) ;; esac
+    done
+    [ $n -gt 0 ] || die "$list: no test of glibc's $d matches '$p'; glibc $(basename "$src") has: $(echo $all)"
+  done
+  mapfile -t picked < <(printf '%s\n' "${picked[@]}" | sort -u)
+  note "glibc tests: $d, ${#picked[@]} tests ($build)"
+  outs=()
+  for t in "${picked[@]}"; do
+    rm -f "$d/$t.out" "$d/$t.test-result"
+    outs+=("$build/$d/$t.out")
+  done
+  make -k -j"$(nproc)" -r -C "$src/$d" objdir="$build" subdir="$d" ..=../ \
+    $run "${outs[@]}" >> "check-$d.log" 2>&1 || true
+  for t in "${picked[@]}"; do
+    if [ -f "$d/$t.test-result" ]; then
+      head -n 1 "$d/$t.test-result" | cut -d' ' -f1-2 >> "$results"
+    else
+      echo "FAIL: $d/$t (no result; see $build/check-$d.log)" >> "$results"
+    fi
+  done
+done < "$list"
 
 note "glibc tests: conform for fcntl.h ($build)"
 for std in $standards; do

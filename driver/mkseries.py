@@ -79,7 +79,10 @@ def list_fragments(top, glibc_dirs, glibc_files):
         if os.path.isdir(path):
             if entry in PROJECT_DIRS_NOT_GLIBC or entry not in glibc_dirs:
                 continue
-            for root, _, names in os.walk(path):
+            for root, dirs, names in os.walk(path):
+                # Python's byte code, left by a test that imported a
+                # fragment, is no fragment.
+                dirs[:] = [d for d in dirs if d != '__pycache__']
                 for name in names:
                     rel = os.path.relpath(os.path.join(root, name), top)
                     if not name.endswith('~'):
@@ -400,9 +403,13 @@ def build_series(top, base, tarball, tar_sha, cache, dist):
             continue
         src_dir = overdir if target in over_targets else fragdir
         use = over_targets.get(target, lst)
-        for frag in use:
+        for frag, primary_frag in zip(use, lst):
             if frag.endswith('.diff'):
-                if target not in pristine_files:
+                # A backport changes a file the series adds with a diff
+                # against the primary base's version of it.
+                if (target not in pristine_files
+                        and (src_dir == fragdir
+                             or primary_frag.endswith('.diff'))):
                     raise Error('%s is a diff for %s, which glibc %s does '
                                 'not have; a new file goes in as %s itself'
                                 % (os.path.join(src_dir, frag), target, base,
@@ -452,6 +459,7 @@ def build_series(top, base, tarball, tar_sha, cache, dist):
             f.write('/.osync-complete\n')
         env = commit_env(author, email, date)
         queue = {t: list(over_targets.get(t, l)) for t, l in targets.items()}
+        primary_queue = {t: list(l) for t, l in targets.items()}
         news = os.path.join(fragdir, 'NEWS.entry')
         target_news = None
         if os.path.exists(news):
@@ -463,6 +471,7 @@ def build_series(top, base, tarball, tar_sha, cache, dist):
                 if target not in queue:
                     continue
                 frag = queue[target].pop(0)
+                primary_frag = primary_queue[target].pop(0)
                 if target in skip:
                     continue
                 src_dir = overdir if target in over_targets else fragdir
@@ -471,6 +480,10 @@ def build_series(top, base, tarball, tar_sha, cache, dist):
                                        os.path.join(src_dir, frag))
                 if frag.endswith('.diff') and not text.strip():
                     continue      # An empty override: not in this base.
+                if frag.endswith('.diff') and target not in pristine_files:
+                    # The primary base's new file, changed by the diff.
+                    write_new_file(patched, target, fragdir, primary_frag,
+                                   facts_)
                 if frag.endswith('.diff'):
                     with tempfile.NamedTemporaryFile('w', delete=False,
                                                      suffix='.diff') as f:
@@ -490,13 +503,7 @@ def build_series(top, base, tarball, tar_sha, cache, dist):
                     finally:
                         os.unlink(f.name)
                 else:
-                    dst = os.path.join(patched, target)
-                    os.makedirs(os.path.dirname(dst) or patched,
-                                exist_ok=True)
-                    with open(dst, 'w') as f:
-                        f.write(text)
-                    shutil.copymode(os.path.join(src_dir, frag), dst)
-                    git(patched, 'add', '-f', target)
+                    write_new_file(patched, target, src_dir, frag, facts_)
             if 'NEWS' in files and target_news:
                 add_news(patched, target_news)
             fams = entry_families(body)
@@ -535,6 +542,19 @@ def build_series(top, base, tarball, tar_sha, cache, dist):
         write_cover(os.path.join(dist, '0000-cover-letter.patch'), cover,
                     facts_, base, tarball, tar_sha)
     return pristine, patched
+
+
+def write_new_file(patched, target, src_dir, frag, facts_):
+    """Add TARGET to the tree PATCHED from the fragment FRAG of SRC_DIR,
+    a file the series adds."""
+    with open(os.path.join(src_dir, frag)) as f:
+        text = facts.subst(f.read(), facts_, os.path.join(src_dir, frag))
+    dst = os.path.join(patched, target)
+    os.makedirs(os.path.dirname(dst) or patched, exist_ok=True)
+    with open(dst, 'w') as f:
+        f.write(text)
+    shutil.copymode(os.path.join(src_dir, frag), dst)
+    git(patched, 'add', '-f', target)
 
 
 def write_cover(path, cover, facts_, base, tarball, tar_sha):

@@ -104,38 +104,21 @@ build_one ()
 }
 
 # step_build VARIANT: every base and ABI of VARIANT (patched,
-# baseline), or of both, the patched and the unpatched tree of each
-# base and ABI side by side: glibc's build leaves a core idle in its
-# serial stretches (configure, links, generated files), which the other
-# tree fills.
+# baseline), or of both.  The baseline goes first: the patched tree
+# then takes from ccache every object the patch does not change.
 step_build ()
 {
-  local variant=$1 base abi v pids status log
+  local variant=$1 base abi v variants
   case $variant in
-    patched|baseline|both) ;;
+    patched|baseline) variants=$variant ;;
+    both) variants="baseline patched" ;;
     *) die "unknown variant '$variant' (patched, baseline or both)" ;;
   esac
   for base in $BASES; do
     for abi in $(abis_of "$base"); do
-      if [ "$variant" != both ]; then
-        build_one "$variant" "$base" "$abi" || exit 1
-        continue
-      fi
-      pids=()
-      for v in patched baseline; do
-        build_one "$v" "$base" "$abi" > "$OSYNC_STATE/build-$v-$base-$abi.out" 2>&1 &
-        pids+=($!)
+      for v in $variants; do
+        build_one "$v" "$base" "$abi" || exit 1
       done
-      status=0
-      for i in 0 1; do
-        wait "${pids[$i]}" || status=1
-      done
-      for v in patched baseline; do
-        log=$OSYNC_STATE/build-$v-$base-$abi.out
-        cat "$log"
-        rm -f "$log"
-      done
-      [ $status = 0 ] || die "a glibc build of $base $abi failed (see above)"
     done
   done
 }
@@ -183,19 +166,15 @@ step_kernel ()
 
 step_check_glibc ()
 {
-  local variant base abi build src retry
+  local variant base abi build retry
   for base in $BASES; do
     for variant in baseline patched; do
-      case $variant in
-        patched) src=$(state "patched-src-$base") ;;
-        baseline) src=$(state "pristine-src-$base") ;;
-      esac
       for abi in $(abis_of "$base"); do
         build=$(state "build-$variant-$base-$abi")
         retry=()
         [ $variant = baseline ] \
           || retry=(--baseline "$OSYNC_RESULTS/glibc-baseline-$base-$abi.sum")
-        "$here/glibc-tests.sh" --src "$src" --build "$build" "${retry[@]}" \
+        "$here/glibc-tests.sh" --build "$build" "${retry[@]}" \
           --out "$OSYNC_RESULTS/glibc-$variant-$base-$abi.sum" || exit 1
       done
     done

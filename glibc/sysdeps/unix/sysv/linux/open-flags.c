@@ -40,13 +40,17 @@ static int kernel_rsync;
 static int rsync_strict;
 static int legacy_full;
 
-/* Whether the tunable glibc.io.NAME is set to VALUE.  Unknown values
-   count as the default, as for every tunable.  */
+/* Whether the tunable glibc.io.NAME is set to the string literal
+   VALUE.  A string tunable is not NUL-terminated: it points into
+   GLIBC_TUNABLES.  Unknown values count as the default, as for every
+   tunable.  */
 #define tunable_is(name, value) \
   ({									      \
-    const char *__v = TUNABLE_GET_FULL (glibc, io, name, const char *,     \
-					NULL);				      \
-    __v != NULL && strcmp (__v, value) == 0;				      \
+    const struct tunable_str_t *__v					      \
+      = TUNABLE_GET_FULL (glibc, io, name, const struct tunable_str_t *,   \
+			  NULL);					      \
+    __v->str != NULL && __v->len == sizeof (value) - 1			      \
+    && memcmp (__v->str, value, __v->len) == 0;			      \
   })
 
 /* Whether the running kernel implements __O_RSYNC.  open and openat
