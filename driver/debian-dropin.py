@@ -78,7 +78,7 @@ def main():
                'Forwarded: no',
                'Last-Update: ' + date,
                '---', '']
-    out = os.path.join(args.out, 'debian')
+    out = args.out    # The package's debian/ directory, in part.
     os.makedirs(os.path.join(out, 'patches', 'any'), exist_ok=True)
     with open(os.path.join(out, 'patches', 'any', NAME), 'w') as fh:
         fh.write('\n'.join(header) + diff)

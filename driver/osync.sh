@@ -216,6 +216,7 @@ step_check_suite ()
      BASES="$BASES" PRIMARY_BASE="$OSYNC_PRIMARY_BASE" \
      BACKPORT_ABIS="$(abis_of "$OSYNC_BACKPORT_BASE")" \
      BACKPORT_BASE="$OSYNC_BACKPORT_BASE" \
+     GLIBC_TARBALL="$(state "tarball-$OSYNC_BACKPORT_BASE" | cut -d' ' -f1)" \
      PATCHED_SRC="$(state "patched-src-$OSYNC_PRIMARY_BASE")" \
      PRISTINE_SRC="$(state "pristine-src-$OSYNC_PRIMARY_BASE")" \
      KERNEL_IMAGE="$(state kernel-image)" LINUX_SOURCE="$LINUX_SOURCE" \

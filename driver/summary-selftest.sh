@@ -47,7 +47,7 @@ clean ()
     for a in $abis; do
       for v in baseline patched; do
         {
-          for i in $(seq 1 320); do echo "PASS: io/tst-synthetic-$i"; done
+          for i in $(seq 1 200); do echo "PASS: io/tst-synthetic-$i"; done
           echo "UNSUPPORTED: misc/tst-needs-hardware"
           echo "FAIL: io/tst-fails-on-both"
           if [ $v = patched ]; then
@@ -272,7 +272,7 @@ run nobase "$d"
 must_fail "missing results of the second base are a failure" \
   'glibc 2.36, i386: no results for the baseline tree'
 clean "$d"
-sed -i '/^PASS: io\/tst-synthetic-1[0-9][0-9]$/d' "$d/glibc-patched-2.44-x86_64.sum"
+sed -i '/^PASS: io\/tst-synthetic-[0-9]*[0-9][0-9]$/d' "$d/glibc-patched-2.44-x86_64.sum"
 run few "$d"
 must_fail "a glibc run with too few results is a failure" \
   'only [0-9]+ results for the patched tree'
