@@ -123,13 +123,17 @@ read_number (const char **p)
   return n;
 }
 
-/* Whether the GLIBC_X.Y version NAME is X.Y or later.  */
+/* Whether the version NAME of libc marks a link against glibc X.Y or
+   later: GLIBC_X.Y or later, or a version without a number
+   (GLIBC_ABI_DT_RELR, new in 2.36, and GLIBC_PRIVATE).  */
 static bool
 version_at_least (const char *name, unsigned int major, unsigned int minor)
 {
   if (strncmp (name, "GLIBC_", 6) != 0)
     return false;
   const char *p = name + 6;
+  if (*p < '0' || *p > '9')
+    return true;
   unsigned int x = read_number (&p);
   unsigned int y = *p == '.' ? (p++, read_number (&p)) : 0;
   return x > major || (x == major && y >= minor);
@@ -138,7 +142,9 @@ version_at_least (const char *name, unsigned int major, unsigned int minor)
 /* Whether the object that holds the code at CALLER was built against
    glibc 2.12 or later: it needs a GLIBC_2.12 or later version of some
    symbol.  An object that needs only older versions may still have
-   been built later; nothing in it tells.  */
+   been built later; nothing in it tells.  CALLER is the return address
+   of the open function, so a library that calls open as a tail call
+   stands for its own caller.  */
 static bool
 built_after_2_11 (const void *caller)
 {
