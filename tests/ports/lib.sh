@@ -94,14 +94,19 @@ EOF
 }
 
 # The ports of the glibc tree PORTS_SRC (ia64, a port of 2.36, left in
-# 2.40), or all of them when no tree is given.
+# 2.40; 31-bit s390, whose preconfigure 2.43 made refuse it), or all of
+# them when no tree is given.
 ports_ids() {
   local id family
   ports_table | cut -d'|' -f1,2 | while IFS='|' read -r id family; do
-    if [ -z "${PORTS_SRC:-}" ] \
-       || [ -d "$PORTS_SRC/sysdeps/unix/sysv/linux/$family" ]; then
-      echo "$id"
+    if [ -n "${PORTS_SRC:-}" ]; then
+      [ -d "$PORTS_SRC/sysdeps/unix/sysv/linux/$family" ] || continue
+      if [ "$id" = s390 ] \
+         && grep -qs 's390-32 is not supported' "$PORTS_SRC/sysdeps/s390/preconfigure"; then
+        continue
+      fi
     fi
+    echo "$id"
   done
 }
 
@@ -310,6 +315,12 @@ ports_ensure_headers() {
   local cc_bin key_text key base entry tmp build log lockfd rc=0 t0 old
   conf=(--host="$P_HOST" --prefix=/usr --with-headers="$P_WITH_HEADERS"
         --disable-werror MAKEINFO=: "CC=$P_CONF_CC")
+  # glibc 2.44's loongarch configure wants binutils 2.41 for the vector
+  # instructions of its assembly sources; install-headers assembles
+  # nothing, and the host's binutils (2.40) stand in for no assembler.
+  if [ "$P_FAMILY" = loongarch ] && [ "$P_METHOD" = host ]; then
+    conf+=(libc_cv_loongarch_vec_asm=yes)
+  fi
   cc_bin=${P_CONF_CC%% *}
   key_text=$(
     printf 'check-ports header cache, format 1\n'
@@ -362,6 +373,15 @@ ports_ensure_headers() {
   elif [ ! -f "$tmp/usr/include/fcntl.h" ] || [ ! -f "$tmp/usr/include/bits/fcntl-linux.h" ]; then
     P_REASON="make install-headers for $P_HOST installed no fcntl.h / bits/fcntl-linux.h (full log: $log)"
     rc=1
+  else
+    # The gnu/stubs-ABI.h that gnu/stubs.h includes are written by the
+    # full build (they list the functions that are stubs), not by
+    # install-headers, on ports with several ABIs (powerpc64 in 2.44).
+    # They define no flag: empty ones let <fcntl.h> preprocess.
+    for stub in $(sed -n 's|.*<gnu/\(stubs-[^>]*\.h\)>.*|\1|p' \
+                    "$tmp/usr/include/gnu/stubs.h" 2>/dev/null); do
+      [ -f "$tmp/usr/include/gnu/$stub" ] || : >"$tmp/usr/include/gnu/$stub"
+    done
   fi
   if [ "$rc" -eq 0 ]; then
     printf '%s\n' "$key_text" >"$tmp/KEY"
