@@ -141,6 +141,18 @@ def makefile_tests(path):
     return tests, other
 
 
+def backport_skips(top, base):
+    """The stems of the tests a backport does not take (backport-BASE/
+    SKIP names their sources, as 2.36 has no openat2 wrapper)."""
+    path = os.path.join(top, 'backport-%s' % base, 'SKIP')
+    if not base or not os.path.exists(path):
+        return set()
+    with open(path) as f:
+        names = [l.split('#', 1)[0].strip() for l in f]
+    return {os.path.basename(n)[:-2] for n in names
+            if os.path.basename(n).startswith('tst-') and n.endswith('.c')}
+
+
 def patch_tests(top, problems=None):
     """The tests the patch adds: the tst-* names its Makefile fragments
     add to glibc's test lists.  A tst-* file among the fragments that
@@ -380,7 +392,7 @@ def main():
                               and not is_patch_test(t))
             own = []
             own_bad = []
-            for stem in new_tests:
+            for stem in sorted(set(new_tests) - backport_skips(args.top, base)):
                 names = sorted(t for t in new
                                if t.rsplit('/', 1)[-1] == stem)
                 if not names:
