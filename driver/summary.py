@@ -35,6 +35,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mkseries import read_skip  # noqa: E402
+
 BAD = {'FAIL', 'ERROR', 'UNRESOLVED', 'XPASS', 'KPASS'}
 SKIP = {'UNSUPPORTED', 'UNTESTED', 'XFAIL', 'KFAIL'}
 RESULT_RE = re.compile(r'(PASS|FAIL|ERROR|UNSUPPORTED|UNTESTED|XFAIL|XPASS|'
@@ -144,11 +147,9 @@ def makefile_tests(path):
 def backport_skips(top, base):
     """The stems of the tests a backport does not take (backport-BASE/
     SKIP names their sources, as 2.36 has no openat2 wrapper)."""
-    path = os.path.join(top, 'backport-%s' % base, 'SKIP')
-    if not base or not os.path.exists(path):
+    if not base:
         return set()
-    with open(path) as f:
-        names = [l.split('#', 1)[0].strip() for l in f]
+    names = read_skip(os.path.join(top, 'backport-%s' % base, 'SKIP'))
     return {os.path.basename(n)[:-2] for n in names
             if os.path.basename(n).startswith('tst-') and n.endswith('.c')}
 
