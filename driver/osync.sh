@@ -198,34 +198,68 @@ step_check_suite ()
     vars+=("PATCHED_SRC_$id=$(state "patched-src-$base")"
            "PRISTINE_SRC_$id=$(state "pristine-src-$base")")
   done
-  mkdir -p "$OSYNC_RESULTS/dejagnu"
+  local dj="$OSYNC_RESULTS/dejagnu"
+  mkdir -p "$dj"
   # No result of an earlier run may be summarised as this one's: the
-  # summary requires an osync.sum newer than "started", with its
-  # summary block and a report from every test group.
-  rm -f "$OSYNC_RESULTS/dejagnu/osync.sum" "$OSYNC_RESULTS/dejagnu/osync.log" \
-    "$OSYNC_RESULTS/dejagnu/runtest-status"
-  touch "$OSYNC_RESULTS/dejagnu/started"
-  # runtest's status only says whether something failed (1); more
-  # means it stopped (killed, a Tcl error): recorded for the summary.
-  # The summary reads osync.sum.
-  local rc=0
-  (cd "$OSYNC_RESULTS/dejagnu" &&
-   "$RUNTEST" --tool osync --srcdir "$OSYNC_TOP/tests" \
-     TOP="$OSYNC_TOP" CACHE="$OSYNC_CACHE" STATE="$OSYNC_STATE" \
-     RESULTS="$OSYNC_RESULTS" DIST="$OSYNC_DIST" ABIS="$ABIS" \
-     BASES="$BASES" PRIMARY_BASE="$OSYNC_PRIMARY_BASE" \
-     BACKPORT_ABIS="$(abis_of "$OSYNC_BACKPORT_BASE")" \
-     BACKPORT_BASE="$OSYNC_BACKPORT_BASE" \
-     GLIBC_TARBALL="$(state "tarball-$OSYNC_BACKPORT_BASE" | cut -d' ' -f1)" \
-     PATCHED_SRC="$(state "patched-src-$OSYNC_PRIMARY_BASE")" \
-     PRISTINE_SRC="$(state "pristine-src-$OSYNC_PRIMARY_BASE")" \
-     KERNEL_IMAGE="$(state kernel-image)" LINUX_SOURCE="$LINUX_SOURCE" \
-     "${vars[@]}") || rc=$?
-  echo "$rc" > "$OSYNC_RESULTS/dejagnu/runtest-status"
-  [ -f "$OSYNC_RESULTS/dejagnu/osync.sum" ] \
-    || die "runtest (exit status $rc) wrote no osync.sum; see $OSYNC_RESULTS/dejagnu/osync.log"
+  # summary requires an osync.sum newer than "started", with a summary
+  # block for each runtest run and a report from every test group.
+  rm -rf "$dj/osync.sum" "$dj/osync.log" "$dj/runtest-status" "$dj"/lane-*
+  touch "$dj/started"
+  # Two lanes, one runtest each, at the same time: the groups that boot
+  # QEMU guests or run kemu (mostly one busy core each), and the rest
+  # (builds, git am, scripts).  A group goes by what its .exp file
+  # runs, so a new one finds its lane.  runtest names a group by its
+  # file name, which must be unique.
+  local g guests=() others=() names
+  for g in "$OSYNC_TOP"/tests/osync.*/*.exp; do
+    if grep -q 'guest\.sh\|kemu' "$g"; then guests+=("${g##*/}")
+    else others+=("${g##*/}"); fi
+  done
+  names=$(printf '%s\n' "${guests[@]}" "${others[@]}" | sort | uniq -d)
+  [ -z "$names" ] \
+    || die "two test groups have one file name ($names): runtest could not tell them apart; rename one"
+  local -a args=(--tool osync --srcdir "$OSYNC_TOP/tests"
+     TOP="$OSYNC_TOP" CACHE="$OSYNC_CACHE" STATE="$OSYNC_STATE"
+     RESULTS="$OSYNC_RESULTS" DIST="$OSYNC_DIST" ABIS="$ABIS"
+     BASES="$BASES" PRIMARY_BASE="$OSYNC_PRIMARY_BASE"
+     BACKPORT_ABIS="$(abis_of "$OSYNC_BACKPORT_BASE")"
+     BACKPORT_BASE="$OSYNC_BACKPORT_BASE"
+     GLIBC_TARBALL="$(state "tarball-$OSYNC_BACKPORT_BASE" | cut -d' ' -f1)"
+     PATCHED_SRC="$(state "patched-src-$OSYNC_PRIMARY_BASE")"
+     PRISTINE_SRC="$(state "pristine-src-$OSYNC_PRIMARY_BASE")"
+     KERNEL_IMAGE="$(state kernel-image)" LINUX_SOURCE="$LINUX_SOURCE"
+     "${vars[@]}")
+  # lane NAME GROUP...: runtest for these groups in $dj/lane-NAME; its
+  # exit status to lane-NAME/status.  runtest's status only says
+  # whether something failed (1); more means it stopped (killed, a Tcl
+  # error).
+  lane () {
+    local name=$1 rc=0
+    shift
+    mkdir -p "$dj/lane-$name"
+    (cd "$dj/lane-$name" && "$RUNTEST" "${args[@]}" --outdir "$dj/lane-$name" "$@" \
+       > runtest.out 2>&1) || rc=$?
+    echo "$rc" > "$dj/lane-$name/status"
+  }
+  note "DejaGnu suite, two lanes: ${guests[*]} | ${others[*]}"
+  lane guests "${guests[@]}" &
+  local pid=$!
+  lane others "${others[@]}"
+  wait "$pid" || true
+  # The summary reads osync.sum, the lanes' .sum files joined, and the
+  # worst exit status.
+  local rc=0 l s
+  for l in guests others; do
+    s=$(cat "$dj/lane-$l/status" 2>/dev/null || echo 255)
+    [ "$s" -le "$rc" ] || rc=$s
+    [ -f "$dj/lane-$l/osync.sum" ] \
+      || die "runtest of lane $l (exit status $s) wrote no osync.sum; see $dj/lane-$l/runtest.out"
+    cat "$dj/lane-$l/osync.sum" >> "$dj/osync.sum"
+    cat "$dj/lane-$l/osync.log" >> "$dj/osync.log" 2>/dev/null || true
+  done
+  echo "$rc" > "$dj/runtest-status"
   [ "$rc" -le 1 ] \
-    || echo "osync.sh: runtest stopped with exit status $rc; the summary counts this as a failure; see $OSYNC_RESULTS/dejagnu/osync.log" >&2
+    || echo "osync.sh: runtest stopped with exit status $rc; the summary counts this as a failure; see $dj/lane-*/osync.log" >&2
 }
 
 step_summary ()

@@ -16,12 +16,13 @@ These count as failures too, so that nothing wrong reads as "0 failed":
     that is missing, not a PASS, or passed only when run again (FLAKY);
     glibc's own FLAKY tests are listed by name and counted as skipped,
     never as passes;
-  - a DejaGnu summary (osync.sum) that is older than the start of the
-    suite's run (results/dejagnu/started, which check-suite writes),
-    that has no summary block (runtest stopped half-way), whose counts
-    disagree with its lines, or in which a test group (a .exp file of
-    a tests/osync.*/ directory) did not report, or runtest's exit
-    status (results/dejagnu/runtest-status) says it stopped;
+  - a DejaGnu summary (osync.sum, the .sum files of check-suite's
+    runtest runs joined) that is older than the start of the suite's
+    run (results/dejagnu/started, which check-suite writes), in which
+    a run has no summary block (runtest stopped half-way) or counts
+    that disagree with its lines, or in which a test group (a .exp
+    file of a tests/osync.*/ directory) did not report, or runtest's
+    exit status (results/dejagnu/runtest-status) says it stopped;
   - a port of tests/ports reported UNSUPPORTED (its cross compiler is
     missing: configure installs them all for make check).
 
@@ -178,6 +179,30 @@ def patch_tests(top, problems=None):
     return sorted(tests)
 
 
+def patch_programs(top, base=None):
+    """The tests of the patch that are programs (a tst-*.c among the
+    fragments), without those the backport of BASE skips, each with the
+    environment its Makefile fragment gives it (NAME-ENV = ...), as
+    [(name, env)]: the tests the guests run (tests/osync.matrix)."""
+    sources, env = set(), {}
+    for root in fragment_roots(top):
+        for dirpath, _, names in os.walk(root, followlinks=True):
+            for name in names:
+                path = os.path.join(dirpath, name)
+                if name.startswith('tst-') and name.endswith('.c'):
+                    sources.add(name[:-2])
+                elif re.fullmatch(r'Makefile(\.\d+)?\.diff', name):
+                    with open(path, errors='replace') as f:
+                        for line in f:
+                            m = re.match(r'\+(tst-[\w-]+)-ENV\s*=\s*(.*)$',
+                                         line.rstrip('\n'))
+                            if m:
+                                env[m.group(1)] = m.group(2).strip()
+    skip = backport_skips(top, base)
+    return [(t, env.get(t, '')) for t in patch_tests(top)
+            if t in sources and t not in skip]
+
+
 def expected_groups(top):
     """The DejaGnu test groups: osync.DIR/FILE.exp for each .exp file of
     each tests/osync.*/ directory."""
@@ -202,12 +227,19 @@ def check_dejagnu(path, started, groups):
                         % (path, started))
     seen = {}
     current = None
-    counts = {}
-    declared = {}
-    in_summary = False
+    # One entry a runtest run: check-suite runs the groups in lanes, one
+    # runtest each, and joins their .sum files; each run starts with
+    # "Test run by" and must end with its own summary block.
+    runs = []
     with open(path, errors='replace') as f:
         for line in f:
             line = line.rstrip('\n')
+            if line.startswith('Test run by ') or not runs:
+                runs.append({'counts': {}, 'declared': {},
+                             'in_summary': False})
+                if line.startswith('Test run by '):
+                    continue
+            run = runs[-1]
             m = re.match(r'Running (\S+) \.\.\.$', line)
             if m:
                 parts = m.group(1).split('/')
@@ -215,28 +247,36 @@ def check_dejagnu(path, started, groups):
                 seen.setdefault(current, 0)
                 continue
             if re.match(r'\s*=== \S+ Summary ===$', line):
-                in_summary = True
+                run['in_summary'] = True
                 current = None
                 continue
             m = re.match(r'# of (.*?)\s+(\d+)$', line)
-            if m and in_summary and m.group(1) in COUNT_LABELS:
-                declared[COUNT_LABELS[m.group(1)]] = int(m.group(2))
+            if m and run['in_summary'] and m.group(1) in COUNT_LABELS:
+                run['declared'][COUNT_LABELS[m.group(1)]] = int(m.group(2))
                 continue
             m = RESULT_RE.match(line)
             if m:
-                counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+                run['counts'][m.group(1)] = run['counts'].get(m.group(1),
+                                                              0) + 1
                 if current is not None:
                     seen[current] += 1
-    if not in_summary:
-        problems.append('%s has no summary block: runtest stopped half-way '
+    if not runs:
+        problems.append('%s is empty: runtest stopped before it ran a test '
                         '(see osync.log next to it)' % path)
-    else:
+    for i, run in enumerate(runs, 1):
+        which = path if len(runs) == 1 else '%s (run %d of %d)' % (
+            path, i, len(runs))
+        if not run['in_summary']:
+            problems.append('%s has no summary block: runtest stopped '
+                            'half-way (see osync.log next to it)' % which)
+            continue
+        declared, counts = run['declared'], run['counts']
         for kind in sorted(set(declared) | (set(counts) & set(
                 COUNT_LABELS.values()))):
             if declared.get(kind, 0) != counts.get(kind, 0):
                 problems.append('%s: its summary counts %d %s but it holds '
                                 '%d such lines: a damaged file'
-                                % (path, declared.get(kind, 0), kind,
+                                % (which, declared.get(kind, 0), kind,
                                    counts.get(kind, 0)))
     for g in groups:
         if g not in seen:
