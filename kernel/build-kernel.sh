@@ -20,7 +20,8 @@
 #       and compile fs/fcntl.o, whose fcntl_init() checks with
 #       BUILD_BUG_ON that the open flags are distinct bits.  Writes
 #       am.log, checkpatch.log, uapi.log and fcntl.log to OUTDIR; fails
-#       if any check fails.
+#       if any check fails.  A check that passed is kept in the cache,
+#       keyed by every input, and not redone.
 #   build-kernel.sh --export DIR [--patches DIR]
 #       Write the series as published, with the facts substituted
 #       (cover letter included), to DIR.
@@ -165,6 +166,22 @@ worktree () {
 
 if [ -n "$check" ]; then
   mkdir -p "$check"
+  # A series that passed on this tarball with these tools passes again:
+  # the logs of a passing check are kept, keyed by every input (the
+  # tarball, the series as applied, this script, the uapi checker and
+  # the tools), and a warm run reports them.  Failures are not kept.
+  ckey=$( (echo "$srcsum"; for p in "${all[@]}"; do "$facts" subst "$p"; done
+           cat "$0" "$here/check-uapi.py"
+           gcc --version; make --version; perl --version; git --version) \
+          | sha256sum | cut -c1-16)
+  passed=$cache/kernel/checked-$ckey
+  if [ -f "$passed/done" ]; then
+    cp "$passed"/*.log "$check/"
+    cat "$check/uapi.log"
+    grep '^total:' "$check/checkpatch.log" || true
+    echo "build-kernel.sh: the series applies to $kversion and passes checkpatch, the uapi check and fcntl_init's (checked before with the same inputs: $passed)"
+    exit 0
+  fi
   work=$cache/kernel/check-$$
   trap 'git -C "$pristine" worktree remove --force "$work" >/dev/null 2>&1; rm -rf "$work" "$work.am.log" "$work.stub" "$work.series" "$work.build"' EXIT
   worktree "$work"
@@ -216,6 +233,11 @@ if [ -n "$check" ]; then
   cat "$check/uapi.log"
   grep '^total:' "$check/checkpatch.log" || true
   [ $status = 0 ] || die "the series has problems on $kversion; see $check"
+  rm -rf "$passed" "$passed.tmp"
+  mkdir -p "$passed.tmp"
+  cp "$check"/am.log "$check"/checkpatch.log "$check"/uapi.log "$check"/fcntl.log "$passed.tmp/"
+  touch "$passed.tmp/done"
+  mv "$passed.tmp" "$passed"
   echo "build-kernel.sh: the series applies to $kversion and passes checkpatch, the uapi check and fcntl_init's"
   exit 0
 fi
