@@ -3,8 +3,9 @@
    separated by spaces; the NAME=VALUE words go into the program's
    environment) with its output on the console between "osync-guest:
    begin LABEL" and "osync-guest: end LABEL STATUS", then power off.
-   Two labels are commands of init itself: "@insmod MODULE.ko" loads a
-   module and "@mount DEVICE DIR TYPE" mounts a file system.
+   Three labels are commands of init itself: "@insmod MODULE.ko" loads
+   a module, "@mount DEVICE DIR TYPE" mounts a file system and "@chdir
+   DIR" makes DIR the working directory of the programs that follow.
    Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.  */
 #define _GNU_SOURCE 1
 #include <stdio.h>
@@ -54,6 +55,12 @@ main (void)
           mkdir (argv[2], 0755);
           if (mount (argv[1], argv[2], argv[3], 0, NULL) != 0)
             printf ("osync-guest: mount %s failed: %m\n", argv[1]);
+          continue;
+        }
+      if (strcmp (argv[0], "@chdir") == 0)
+        {
+          if (chdir (argv[1]) != 0)
+            printf ("osync-guest: chdir %s failed: %m\n", argv[1]);
           continue;
         }
       printf ("osync-guest: begin %s\n", argv[0]);
