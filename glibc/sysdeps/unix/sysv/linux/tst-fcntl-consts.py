@@ -80,6 +80,12 @@ def main():
         fail('__O_RSYNC %#x is not a single positive bit' % rsync)
     if rsync & KERNEL_INTERNAL_BITS:
         fail('__O_RSYNC %#x is a kernel-internal f_flags bit' % rsync)
+    # Kernel headers that implement O_RSYNC define __O_RSYNC, which
+    # must be glibc's bit; older ones do not define it.
+    krsync = kernel.pop('__O_RSYNC', None)
+    if krsync is not None and krsync != rsync:
+        fail('__O_RSYNC is %#x, the kernel\'s __O_RSYNC is %#x'
+             % (rsync, krsync))
     for name, value in sorted(kernel.items()):
         if value & rsync:
             fail('__O_RSYNC %#x overlaps the kernel\'s %s (%#x)'

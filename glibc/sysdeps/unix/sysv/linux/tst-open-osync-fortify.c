@@ -1,1 +1,2 @@
+#define TEST_FORTIFIED 1
 #include "tst-open-osync.c"

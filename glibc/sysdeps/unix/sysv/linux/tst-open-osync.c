@@ -40,7 +40,10 @@
      test.
 
    It also checks that aio_fsync still takes O_DSYNC and O_SYNC, and
-   microblaze's old O_SYNC, the bare __O_FULLSYNC.  */
+   microblaze's old O_SYNC, the bare __O_FULLSYNC, and that each gives
+   the operation it names (fdatasync for O_DSYNC, fsync for the
+   others); and, in the fortify variant, that the calls of open,
+   open64, openat and openat64 go through __open_2 and friends.  */
 
 #include <aio.h>
 #include <errno.h>
@@ -48,6 +51,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -57,6 +61,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -72,6 +77,10 @@
 
 /* The error the seccomp filter gives an open that carries __O_RSYNC.  */
 #define MARKER_ERRNO ENOTNAM
+/* The errors a seccomp filter gives fsync and fdatasync, so that the
+   operation aio_fsync performed can be told from its error.  */
+#define FSYNC_ERRNO ENOTUNIQ
+#define FDATASYNC_ERRNO EREMCHG
 
 #define SYNC_BITS (O_DSYNC | __O_FULLSYNC | __O_RSYNC)
 
@@ -188,6 +197,9 @@ compat_symbol_reference (libc, compat_addopen,
 static char *path;
 static char *tmpdir;
 static struct file_handle *handle;
+/* A descriptor of TMPDIR, for open_by_handle_at, which finds the file
+   system of the handle from it.  */
+static int mount_fd = -1;
 
 /* An opener opens something with FLAGS (never O_CREAT, so that the
    fortify variant of this test goes through __open_2 and friends) and
@@ -257,7 +269,7 @@ SHM_OPENER (op_shm_open, shm_open)
 #define HANDLE_OPENER(name, fn)						      \
   static int name (int f)						      \
   {									      \
-    return fn (AT_FDCWD, handle, O_RDWR | f);				      \
+    return fn (mount_fd, handle, O_RDWR | f);				      \
   }
 HANDLE_OPENER (op_open_by_handle_at, open_by_handle_at)
 
@@ -499,6 +511,56 @@ static void
 check_aio_fsync (void)
 {
   int fd = xopen (path, O_RDWR, 0);
+  /* The operation each request performs: in a new process (the aio
+     helper threads it starts inherit the filter), fsync and fdatasync
+     fail with errors of their own.  The process is made before this
+     one uses aio, whose helper threads a child would not have.  */
+  pid_t pid = xfork ();
+  if (pid == 0)
+    {
+      struct sock_filter filter[] =
+	{
+	  BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
+		    offsetof (struct seccomp_data, nr)),
+	  BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_fsync, 0, 1),
+	  BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | FSYNC_ERRNO),
+	  BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_fdatasync, 0, 1),
+	  BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | FDATASYNC_ERRNO),
+	  BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+      struct sock_fprog prog = { .len = array_length (filter),
+				 .filter = filter };
+      if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+	  || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+	_exit (77);
+      static const struct { int op; const char *name; int err; } want[] =
+	{
+	  { O_DSYNC, "O_DSYNC", FDATASYNC_ERRNO },
+	  { O_SYNC, "O_SYNC", FSYNC_ERRNO },
+	  { __O_FULLSYNC, "__O_FULLSYNC", FSYNC_ERRNO },
+	};
+      for (size_t i = 0; i < array_length (want); i++)
+	{
+	  struct aiocb cb = { .aio_fildes = fd };
+	  const struct aiocb *list[] = { &cb };
+	  TEST_COMPARE (aio_fsync (want[i].op, &cb), 0);
+	  while (aio_error (&cb) == EINPROGRESS)
+	    aio_suspend (list, 1, NULL);
+	  int err = aio_error (&cb);
+	  if (err != want[i].err)
+	    FAIL ("aio_fsync (%s): %s, want %s", want[i].name,
+		  err == FSYNC_ERRNO ? "fsync"
+		  : err == FDATASYNC_ERRNO ? "fdatasync" : "neither",
+		  want[i].err == FSYNC_ERRNO ? "fsync" : "fdatasync");
+	}
+      _exit (0);
+    }
+  int status;
+  TEST_COMPARE (xwaitpid (pid, &status, 0), pid);
+  TEST_VERIFY (WIFEXITED (status));
+  if (WEXITSTATUS (status) != 77)
+    TEST_COMPARE (WEXITSTATUS (status), 0);
+
   static const int ops[] = { O_DSYNC, O_SYNC, __O_FULLSYNC };
   for (size_t i = 0; i < array_length (ops); i++)
     {
@@ -513,7 +575,46 @@ check_aio_fsync (void)
   errno = 0;
   TEST_COMPARE (aio_fsync (O_RDWR, &cb), -1);
   TEST_COMPARE (errno, EINVAL);
+
   xclose (fd);
+}
+
+/* In the fortify variant (tst-open-osync-fortify.c defines
+   TEST_FORTIFIED), open, open64, openat and openat64 with flags that
+   are not constant and no mode must go through __open_2 and friends,
+   which refuse O_CREAT without a mode by aborting the process; the
+   plain functions would create the file.  */
+static void
+check_fortified (void)
+{
+#ifdef TEST_FORTIFIED
+  static const struct { opener_fn open; const char *name; } fortified[] =
+    {
+      { op_open, "open" }, { op_open64, "open64" },
+      { op_openat, "openat" }, { op_openat64, "openat64" },
+    };
+  for (size_t i = 0; i < array_length (fortified); i++)
+    {
+      pid_t pid = xfork ();
+      if (pid == 0)
+	{
+	  /* No core file from the abort.  */
+	  setrlimit (RLIMIT_CORE, &(struct rlimit) { 0, 0 });
+	  /* Not a constant, or the call would not compile.  */
+	  volatile int creat = O_CREAT;
+	  int fd = fortified[i].open (creat);
+	  _exit (fd >= 0 ? 0 : 1);
+	}
+      int status;
+      TEST_COMPARE (xwaitpid (pid, &status, 0), pid);
+      if (!WIFSIGNALED (status) || WTERMSIG (status) != SIGABRT)
+	FAIL ("%s with O_CREAT and no mode did not abort (status %#x): "
+	      "the fortified function was not reached", fortified[i].name,
+	      status);
+    }
+  printf ("info: open, open64, openat and openat64 went through their "
+	  "fortified functions\n");
+#endif
 }
 
 /* The old open from a caller that needs only symbol versions older
@@ -638,10 +739,11 @@ do_test (void)
   handle = xmalloc (sizeof (*handle) + MAX_HANDLE_SZ);
   handle->handle_bytes = MAX_HANDLE_SZ;
   int mount_id;
+  mount_fd = xopen (tmpdir, O_RDONLY | O_DIRECTORY, 0);
   have_handle = name_to_handle_at (AT_FDCWD, path, handle, &mount_id, 0) == 0;
   if (have_handle)
     {
-      int fd = open_by_handle_at (AT_FDCWD, handle, O_RDONLY);
+      int fd = open_by_handle_at (mount_fd, handle, O_RDONLY);
       have_handle = fd >= 0;
       if (fd >= 0)
 	xclose (fd);
@@ -650,6 +752,7 @@ do_test (void)
     printf ("info: open_by_handle_at not tested here (%m)\n");
 
   check_aio_fsync ();
+  check_fortified ();
   check_legacy_caller ();
   check_cancellation ();
 
@@ -670,6 +773,7 @@ do_test (void)
   TEST_VERIFY (WIFEXITED (status) && WEXITSTATUS (status) == 0);
 
   free (handle);
+  xclose (mount_fd);
   free (path);
   /* A part that could not run makes the whole test UNSUPPORTED (after
      the other parts have been checked), never a PASS.  */
