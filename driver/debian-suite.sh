@@ -40,6 +40,11 @@ keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 d=$cache/apt
 mkdir -p "$d/lists/partial" "$d/archives/partial" "$d/cache"
+# One at a time: make check runs test groups in parallel, and apt-get
+# fails at once on a lock another apt-get holds.
+command -v flock >/dev/null || die "flock is missing (apt-get install util-linux)"
+exec 9> "$d/lock"
+flock 9
 mirror=${OSYNC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 cat > "$d/sources.list.new" <<SRC
 deb [signed-by=$keyring] $mirror trixie main

@@ -203,21 +203,23 @@ step_check_suite ()
   # No result of an earlier run may be summarised as this one's: the
   # summary requires an osync.sum newer than "started", with a summary
   # block for each runtest run and a report from every test group.
-  rm -rf "$dj/osync.sum" "$dj/osync.log" "$dj/runtest-status" "$dj"/lane-*
+  rm -rf "$dj/osync.sum" "$dj/osync.log" "$dj/runtest-status" "$dj"/lane-* "$dj/tmp"
   touch "$dj/started"
-  # Two lanes, one runtest each, at the same time: the groups that boot
-  # QEMU guests or run kemu (mostly one busy core each), and the rest
-  # (builds, git am, scripts).  A group goes by what its .exp file
-  # runs, so a new one finds its lane.  runtest names a group by its
-  # file name, which must be unique.
-  local g guests=() others=() names
-  for g in "$OSYNC_TOP"/tests/osync.*/*.exp; do
-    if grep -q 'guest\.sh\|kemu' "$g"; then guests+=("${g##*/}")
-    else others+=("${g##*/}"); fi
-  done
-  names=$(printf '%s\n' "${guests[@]}" "${others[@]}" | sort | uniq -d)
+  # The test groups run two at a time, each in a runtest of its own
+  # (its own directory, lane-GROUP), the longest first, by the wall
+  # times of the last run (durations; a group never timed counts as the
+  # longest); whichever finishes first makes room for the next.
+  # runtest names a group by its file name, which must be unique.
+  local g names order=()
+  names=$(for g in "$OSYNC_TOP"/tests/osync.*/*.exp; do echo "${g##*/}"; done | sort | uniq -d)
   [ -z "$names" ] \
     || die "two test groups have one file name ($names): runtest could not tell them apart; rename one"
+  mapfile -t order < <(
+    for g in "$OSYNC_TOP"/tests/osync.*/*.exp; do
+      g=${g##*/}
+      t=$(awk -v g="$g" '$1 == g { print $2 }' "$dj/durations" 2>/dev/null)
+      echo "${t:-100000} $g"
+    done | sort -k1,1nr -k2 | cut -d' ' -f2)
   local -a args=(--tool osync --srcdir "$OSYNC_TOP/tests"
      TOP="$OSYNC_TOP" CACHE="$OSYNC_CACHE" STATE="$OSYNC_STATE"
      RESULTS="$OSYNC_RESULTS" DIST="$OSYNC_DIST" ABIS="$ABIS"
@@ -229,34 +231,44 @@ step_check_suite ()
      PRISTINE_SRC="$(state "pristine-src-$OSYNC_PRIMARY_BASE")"
      KERNEL_IMAGE="$(state kernel-image)" LINUX_SOURCE="$LINUX_SOURCE"
      "${vars[@]}")
-  # lane NAME GROUP...: runtest for these groups in $dj/lane-NAME; its
-  # exit status to lane-NAME/status.  runtest's status only says
-  # whether something failed (1); more means it stopped (killed, a Tcl
-  # error).
+  # kemu, which several groups use, is built before they start.
+  make -s -C "$OSYNC_TOP/kemu" kemu >/dev/null \
+    || die "cannot build kemu (make -C $OSYNC_TOP/kemu kemu)"
+  # lane GROUP: runtest for GROUP in $dj/lane-GROUP; its exit status to
+  # lane-GROUP/status.  runtest's status only says whether something
+  # failed (1); more means it stopped (killed, a Tcl error).
   lane () {
-    local name=$1 rc=0
-    shift
-    mkdir -p "$dj/lane-$name"
-    (cd "$dj/lane-$name" && "$RUNTEST" "${args[@]}" --outdir "$dj/lane-$name" "$@" \
+    local rc=0 t0=$SECONDS
+    mkdir -p "$dj/lane-$1"
+    (cd "$dj/lane-$1" && "$RUNTEST" "${args[@]}" --outdir "$dj/lane-$1" "$1" \
        > runtest.out 2>&1) || rc=$?
-    echo "$rc" > "$dj/lane-$name/status"
+    echo "$rc" > "$dj/lane-$1/status"
+    echo "$1 $((SECONDS - t0))" > "$dj/lane-$1/duration"
   }
-  note "DejaGnu suite, two lanes: ${guests[*]} | ${others[*]}"
-  lane guests "${guests[@]}" &
-  local pid=$!
-  lane others "${others[@]}"
-  wait "$pid" || true
-  # The summary reads osync.sum, the lanes' .sum files joined, and the
-  # worst exit status.
-  local rc=0 l s
-  for l in guests others; do
-    s=$(cat "$dj/lane-$l/status" 2>/dev/null || echo 255)
-    [ "$s" -le "$rc" ] || rc=$s
-    [ -f "$dj/lane-$l/osync.sum" ] \
-      || die "runtest of lane $l (exit status $s) wrote no osync.sum; see $dj/lane-$l/runtest.out"
-    cat "$dj/lane-$l/osync.sum" >> "$dj/osync.sum"
-    cat "$dj/lane-$l/osync.log" >> "$dj/osync.log" 2>/dev/null || true
+  note "DejaGnu suite, two groups at a time: ${order[*]}"
+  local running=0
+  for g in "${order[@]}"; do
+    if [ $running -ge 2 ]; then
+      wait -n || true
+      running=$((running - 1))
+    fi
+    lane "$g" &
+    running=$((running + 1))
   done
+  wait || true
+  # The summary reads osync.sum, the groups' .sum files joined, and the
+  # worst exit status.
+  local rc=0 s
+  for g in $(printf '%s\n' "${order[@]}" | sort); do
+    s=$(cat "$dj/lane-$g/status" 2>/dev/null || echo 255)
+    [ "$s" -le "$rc" ] || rc=$s
+    [ -f "$dj/lane-$g/osync.sum" ] \
+      || die "runtest of $g (exit status $s) wrote no osync.sum; see $dj/lane-$g/runtest.out"
+    cat "$dj/lane-$g/osync.sum" >> "$dj/osync.sum"
+    cat "$dj/lane-$g/osync.log" >> "$dj/osync.log" 2>/dev/null || true
+  done
+  cat "$dj"/lane-*/duration > "$dj/durations.new" 2>/dev/null \
+    && mv "$dj/durations.new" "$dj/durations"
   echo "$rc" > "$dj/runtest-status"
   [ "$rc" -le 1 ] \
     || echo "osync.sh: runtest stopped with exit status $rc; the summary counts this as a failure; see $dj/lane-*/osync.log" >&2

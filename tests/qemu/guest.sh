@@ -60,6 +60,14 @@ for t in qemu-system-x86_64 cpio gzip dpkg-deb apt-get; do
     || die "$t is missing; run ./configure (it installs qemu-system-x86 and cpio)"
 done
 
+# The cache is prepared by one guest at a time (test groups boot guests
+# in parallel): the kernel packages, downloaded and unpacked, and the
+# static programs.
+command -v flock >/dev/null || die "flock is missing (apt-get install util-linux)"
+mkdir -p "$cache/qemu"
+exec 8> "$cache/qemu/prepare.lock"
+flock 8
+
 if [ -n "$image" ]; then
   [ -f "$image" ] \
     || die "no kernel image '$image'; kernel/build-kernel.sh builds it"
@@ -104,14 +112,19 @@ else
   kernel=$(ls "$kdir"/boot/vmlinuz-* | head -n 1)
 fi
 
-# The static init and kemu, rebuilt when their sources change.
+# The static init and kemu, rebuilt when their sources change; built
+# aside and renamed, as other guests may be starting at the same time.
 bin=$cache/qemu/bin-$(cat "$here/init.c" "$here/../../kemu/kemu.c" | sha256sum | cut -c1-16)
 if [ ! -x "$bin/kemu" ]; then
-  mkdir -p "$bin"
-  gcc -static -O2 -o "$bin/init" "$here/init.c" \
-    && gcc -static -O2 -o "$bin/kemu" "$here/../../kemu/kemu.c" \
-    || die "cannot build the guest's static init and kemu"
+  mkdir -p "$cache/qemu"
+  new=$(mktemp -d "$bin.XXXXXX")
+  gcc -static -O2 -o "$new/init" "$here/init.c" \
+    && gcc -static -O2 -o "$new/kemu" "$here/../../kemu/kemu.c" \
+    || { rm -rf "$new"; die "cannot build the guest's static init and kemu"; }
+  chmod 755 "$new"
+  mv -T "$new" "$bin" 2>/dev/null || rm -rf "$new"
 fi
+exec 8>&-
 
 root=$(mktemp -d "${TMPDIR:-/var/tmp}/osync-guest.XXXXXX")
 trap 'rm -rf "$root"' EXIT
