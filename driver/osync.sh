@@ -13,6 +13,8 @@
 #   summary            results/summary.txt, ending in "N passed, N failed"
 #   bench-open         instructions per open/openat call (bench/)
 #   bench-sync         synchronized-I/O throughput, both glibcs (bench/)
+#   check-cross [PORT...]  cross-build the patched primary base for other
+#                      ports and run glibc's check-abi (driver/check-cross.sh)
 #
 # The Makefile sets the environment (OSYNC_TOP, OSYNC_CACHE, ...).
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
@@ -217,9 +219,12 @@ step_check_suite ()
   mapfile -t order < <(
     for g in "$OSYNC_TOP"/tests/osync.*/*.exp; do
       g=${g##*/}
-      t=$(awk -v g="$g" '$1 == g { print $2 }' "$dj/durations" 2>/dev/null)
+      t=
+      [ ! -f "$dj/durations" ] \
+        || t=$(awk -v g="$g" '$1 == g { print $2 }' "$dj/durations")
       echo "${t:-100000} $g"
     done | sort -k1,1nr -k2 | cut -d' ' -f2)
+  [ ${#order[@]} -gt 0 ] || die "no test groups (tests/osync.*/*.exp) in $OSYNC_TOP/tests"
   local -a args=(--tool osync --srcdir "$OSYNC_TOP/tests"
      TOP="$OSYNC_TOP" CACHE="$OSYNC_CACHE" STATE="$OSYNC_STATE"
      RESULTS="$OSYNC_RESULTS" DIST="$OSYNC_DIST" ABIS="$ABIS"
@@ -301,5 +306,9 @@ case $step in
   summary) step_summary ;;
   bench-open) "$OSYNC_TOP/bench/open-cost.sh" ;;
   bench-sync) "$OSYNC_TOP/bench/syncbench.sh" "$@" ;;
+  check-cross)
+    "$OSYNC_TOP/driver/check-cross.sh" \
+      --src "$(state "patched-src-$OSYNC_PRIMARY_BASE")" \
+      --cache "$OSYNC_CACHE" --out "$OSYNC_RESULTS" "$@" ;;
   *) die "unknown step '$step'; see the comment at the top of $0" ;;
 esac
