@@ -210,18 +210,23 @@ step_check_suite ()
   # The test groups run two at a time, each in a runtest of its own
   # (its own directory, lane-GROUP), the longest first, by the wall
   # times of the last run (durations; a group never timed counts as the
-  # longest); whichever finishes first makes room for the next.
+  # longest); whichever finishes first makes room for the next.  A
+  # build directory that has not run the suite yet (CI's clean
+  # checkout) takes the times committed in tests/durations, a hint
+  # that only changes the order.
   # runtest names a group by its file name, which must be unique.
   local g names order=()
   names=$(for g in "$OSYNC_TOP"/tests/osync.*/*.exp; do echo "${g##*/}"; done | sort | uniq -d)
   [ -z "$names" ] \
     || die "two test groups have one file name ($names): runtest could not tell them apart; rename one"
+  local times=$dj/durations
+  [ -f "$times" ] || times=$OSYNC_TOP/tests/durations
   mapfile -t order < <(
     for g in "$OSYNC_TOP"/tests/osync.*/*.exp; do
       g=${g##*/}
       t=
-      [ ! -f "$dj/durations" ] \
-        || t=$(awk -v g="$g" '$1 == g { print $2 }' "$dj/durations")
+      [ ! -f "$times" ] \
+        || t=$(awk -v g="$g" '$1 == g { print $2 }' "$times")
       echo "${t:-100000} $g"
     done | sort -k1,1nr -k2 | cut -d' ' -f2)
   [ ${#order[@]} -gt 0 ] || die "no test groups (tests/osync.*/*.exp) in $OSYNC_TOP/tests"

@@ -2,7 +2,7 @@
    ext4 disk N times with each of plain writes, O_DSYNC and O_SYNC (as
    this program's headers define them), and, as yardsticks measured in
    the same run, plain writes each followed by fdatasync and by fsync;
-   a few milliseconds apart so that each write changes the mtime.  Print
+   a jiffy or more apart so that each write changes the mtime.  Print
    the writes and flushes that reached the disk (/sys/block/DEV/stat)
    during the N writes, as exact totals: "disk NAME WRITES FLUSHES".
    Each is measured ROUNDS times (3) and the smallest count is kept: a
@@ -68,8 +68,9 @@ main (int argc, char **argv)
           for (int i = 0; i < n; i++)
             {
               /* Let the clock move on, so that the write changes
-                 mtime.  */
-              struct timespec ts = { 0, 20 * 1000 * 1000 };
+                 mtime: file times tick with the jiffy, 10 ms at the
+                 lowest HZ (100).  */
+              struct timespec ts = { 0, 12 * 1000 * 1000 };
               nanosleep (&ts, NULL);
               if (pwrite (fd, buf, sizeof buf, 0) != sizeof buf)
                 {

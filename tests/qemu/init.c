@@ -2,7 +2,8 @@
    each line of /tests.list ("LABEL [NAME=VALUE...] PROGRAM ARGS...",
    separated by spaces; the NAME=VALUE words go into the program's
    environment) with its output on the console between "osync-guest:
-   begin LABEL" and "osync-guest: end LABEL STATUS", then power off.
+   begin LABEL" and "osync-guest: end LABEL STATUS MS ms" (MS: the
+   program's wall time in the guest), then power off.
    Three labels are commands of init itself: "@insmod MODULE.ko" loads
    a module, "@mount DEVICE DIR TYPE" mounts a file system and "@chdir
    DIR" makes DIR the working directory of the programs that follow.
@@ -17,7 +18,16 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+static long long
+now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
 
 int
 main (void)
@@ -65,6 +75,7 @@ main (void)
         }
       printf ("osync-guest: begin %s\n", argv[0]);
       fflush (stdout);
+      long long start = now_ms ();
       pid_t pid = fork ();
       if (pid == 0)
         {
@@ -80,8 +91,9 @@ main (void)
         }
       int status = 0;
       waitpid (pid, &status, 0);
-      printf ("osync-guest: end %s %d\n", argv[0],
-              WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status));
+      printf ("osync-guest: end %s %d %lld ms\n", argv[0],
+              WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status),
+              now_ms () - start);
       fflush (stdout);
     }
   printf ("osync-guest: done\n");
