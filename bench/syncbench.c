@@ -1,12 +1,17 @@
 /* syncbench: what synchronized I/O costs, per operation, on one file.
    Usage: syncbench [--dir DIR] [--seconds S | --count N] [--warmup N]
                     [--methods LIST] [--csv] [--list] [--force-rsync]
+                    [--elsewhere MIB] [--disk DEV]
    Measures 8 KiB overwrites and appends with no sync, O_DSYNC, O_SYNC,
    fdatasync and fsync, and, where the kernel implements O_RSYNC,
    O_RSYNC|O_DSYNC reads of a clean range and of a range another
    process has just dirtied, next to a plain read and to the same done
    by hand (fdatasync, then read).  Prints operations per second and the
-   median and 99th-percentile latency of each.
+   median and 99th-percentile latency of each.  With --elsewhere, the
+   process that dirties the range also leaves MIB MiB dirty elsewhere in
+   the file before each read: what fdatasync must write and O_RSYNC,
+   which syncs only the range read, need not.  With --disk, the status
+   also gives the disk requests per operation (/sys/block/DEV/stat).
    The flags come from <fcntl.h>: built against the patched glibc's
    headers, O_RSYNC is a flag of its own; against the unpatched ones it
    is O_SYNC.
@@ -29,6 +34,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "disk-stat.h"
 
 /* The kernel's bit for O_RSYNC, which the probe passes to openat2
    directly (the unpatched headers have no such bit: their O_RSYNC is
@@ -56,6 +63,7 @@
 #define FILE_SIZE (1024 * 1024)         /* the file overwrites go to */
 #define APPEND_LIMIT (8 * 1024 * 1024)  /* appends before truncating back */
 #define PROGRESS_AFTER_NS 2000000000ull /* progress lines after 2 s */
+#define ELSEWHERE_CHUNK (1024 * 1024)   /* --elsewhere writes, each */
 
 enum sync_kind { S_NONE, S_ODSYNC, S_OSYNC, S_FDATASYNC, S_FSYNC, S_ORSYNC };
 enum op_kind { OP_OVERWRITE, OP_APPEND, OP_READ_CLEAN, OP_READ_DIRTY };
@@ -104,6 +112,8 @@ static long opt_count = 0;       /* 0: run for opt_seconds */
 static long opt_warmup = 20;
 static int opt_csv = 0;
 static int opt_force_rsync = 0;
+static long opt_elsewhere = 0;   /* MiB dirtied past the range read */
+static const char *opt_disk = NULL;
 
 static char file_path[4096];     /* the test file, removed at exit */
 static unsigned char *buf;
@@ -223,7 +233,8 @@ reset_file (int fd)
 }
 
 /* The child that dirties the range before each O_RSYNC read: for each
-   byte it reads from TOKENS it writes the range (no sync) and answers
+   byte it reads from TOKENS it writes the range (no sync), and
+   --elsewhere MiB past the file's first FILE_SIZE bytes, and answers
    on ACKS.  */
 static void
 dirtier (int tokens, int acks)
@@ -231,11 +242,19 @@ dirtier (int tokens, int acks)
   int fd = open (file_path, O_WRONLY);
   unsigned char c;
   uint64_t gen = 0;
+  unsigned char *big = opt_elsewhere > 0 ? malloc (ELSEWHERE_CHUNK) : NULL;
+  if (big != NULL)
+    memset (big, 'e', ELSEWHERE_CHUNK);
   while (read (tokens, &c, 1) == 1)
     {
       gen++;
       memcpy (buf, &gen, sizeof gen);
-      c = (fd >= 0 && pwrite_all (fd, buf, BLOCK, 0) == 0) ? 'k' : 'e';
+      int ok = fd >= 0 && pwrite_all (fd, buf, BLOCK, 0) == 0
+               && (opt_elsewhere == 0 || big != NULL);
+      for (long i = 0; ok && i < opt_elsewhere; i++)
+        ok = pwrite_all (fd, big, ELSEWHERE_CHUNK,
+                         FILE_SIZE + (off_t) i * ELSEWHERE_CHUNK) == 0;
+      c = ok ? 'k' : 'e';
       if (write (acks, &c, 1) != 1)
         break;
     }
@@ -329,6 +348,7 @@ measure (const struct method *m, struct result *r)
   long warm = 0;
   off_t size = FILE_SIZE;
   uint64_t gen = 0, t_start = 0;
+  double disk_w = 0, disk_kib = 0, disk_f = 0;
   int err = 0;
   const char *failed = NULL;
 
@@ -373,7 +393,10 @@ measure (const struct method *m, struct result *r)
             }
         }
 
-      /* The operation.  */
+      /* The operation, and what reached the disk meanwhile.  */
+      unsigned long dw0 = 0, ds0 = 0, df0 = 0, dw1 = 0, ds1 = 0, df1 = 0;
+      if (opt_disk != NULL)
+        disk_stat_full (opt_disk, &dw0, &ds0, &df0);
       uint64_t t0 = now_ns ();
       switch (m->op)
         {
@@ -406,6 +429,8 @@ measure (const struct method *m, struct result *r)
           break;
         }
       uint64_t t1 = now_ns ();
+      if (opt_disk != NULL)
+        disk_stat_full (opt_disk, &dw1, &ds1, &df1);
       if (failed != NULL)
         {
           err = errno;
@@ -432,6 +457,9 @@ measure (const struct method *m, struct result *r)
           cap *= 2;
         }
       lat[n++] = t1 - t0;
+      disk_w += dw1 - dw0;
+      disk_kib += (double) (ds1 - ds0) / 2;
+      disk_f += df1 - df0;
     }
 
   if (child > 0)
@@ -458,7 +486,12 @@ measure (const struct method *m, struct result *r)
   r->ops_per_sec = total > 0 ? (double) n / (total / 1e9) : 0;
   r->p50_us = n > 0 ? (double) percentile (lat, n, 0.50) / 1e3 : 0;
   r->p99_us = n > 0 ? (double) percentile (lat, n, 0.99) / 1e3 : 0;
-  setstatus (r, "ok%s", kept);
+  if (opt_disk != NULL && n > 0)
+    setstatus (r, "ok%s; disk per operation: %.2f writes %.1f KiB"
+               " %.2f flushes", kept, disk_w / (double) n,
+               disk_kib / (double) n, disk_f / (double) n);
+  else
+    setstatus (r, "ok%s", kept);
   free (lat);
   return 0;
 }
@@ -539,6 +572,7 @@ usage (FILE *f)
   fprintf (f,
 "usage: syncbench [--dir DIR] [--seconds S | --count N] [--warmup N]\n"
 "                 [--methods LIST] [--csv] [--list] [--force-rsync]\n"
+"                 [--elsewhere MIB] [--disk DEV]\n"
 "  --dir DIR       directory of the test file (default: .)\n"
 "  --seconds S     measure each method for S seconds (default 2)\n"
 "  --count N       measure each method for N operations instead\n"
@@ -546,7 +580,11 @@ usage (FILE *f)
 "  --methods LIST  comma-separated method names (default: all; see --list)\n"
 "  --csv           method,ops_per_sec,p50_us,p99_us,status\n"
 "  --force-rsync   measure the O_RSYNC reads even if the kernel lacks\n"
-"                  O_RSYNC (they are then ordinary O_DSYNC-opened reads)\n");
+"                  O_RSYNC (they are then ordinary O_DSYNC-opened reads)\n"
+"  --elsewhere MIB before each read of a dirtied range, also leave MIB MiB\n"
+"                  dirty elsewhere in the file (default 0)\n"
+"  --disk DEV      count the requests that reach /sys/block/DEV during\n"
+"                  each operation; the status gives them per operation\n");
 }
 
 int
@@ -561,6 +599,8 @@ main (int argc, char **argv)
     { "csv", no_argument, NULL, 'c' },
     { "list", no_argument, NULL, 'l' },
     { "force-rsync", no_argument, NULL, 'f' },
+    { "elsewhere", required_argument, NULL, 'e' },
+    { "disk", required_argument, NULL, 'D' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
@@ -616,6 +656,31 @@ main (int argc, char **argv)
         break;
       case 'f':
         opt_force_rsync = 1;
+        break;
+      case 'e':
+        errno = 0;
+        opt_elsewhere = strtol (optarg, &end, 10);
+        if (errno != 0 || *end != '\0' || end == optarg || opt_elsewhere < 0
+            || opt_elsewhere > 4096)
+          {
+            fprintf (stderr, "syncbench: --elsewhere wants a number of MiB"
+                     " from 0 to 4096, not '%s'\n", optarg);
+            return 2;
+          }
+        break;
+      case 'D':
+        {
+          char path[300];
+          snprintf (path, sizeof path, "/sys/block/%s/stat", optarg);
+          if (strchr (optarg, '/') != NULL || access (path, R_OK) != 0)
+            {
+              fprintf (stderr, "syncbench: --disk wants a block device"
+                       " name of /sys/block (such as sda), not '%s'\n",
+                       optarg);
+              return 2;
+            }
+          opt_disk = optarg;
+        }
         break;
       case 'l':
         for (size_t i = 0; i < NMETHODS; i++)

@@ -13,6 +13,8 @@
 #   summary            results/summary.txt, ending in "N passed, N failed"
 #   bench-open         instructions per open/openat call (bench/)
 #   bench-sync         synchronized-I/O throughput, both glibcs (bench/)
+#   bench-sweep        O_RSYNC against fdatasync-then-read, the file dirty
+#                      elsewhere, in the new kernel's guest (bench/)
 #   check-cross [PORT...]  cross-build the patched primary base for other
 #                      ports and run glibc's check-abi (driver/check-cross.sh)
 #
@@ -311,6 +313,7 @@ case $step in
   summary) step_summary ;;
   bench-open) "$OSYNC_TOP/bench/open-cost.sh" ;;
   bench-sync) "$OSYNC_TOP/bench/syncbench.sh" "$@" ;;
+  bench-sweep) "$OSYNC_TOP/bench/rsync-sweep.sh" "$@" ;;
   check-cross)
     "$OSYNC_TOP/driver/check-cross.sh" \
       --src "$(state "patched-src-$OSYNC_PRIMARY_BASE")" \

@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* The writes completed (field 5) and flushes completed (field 16) of
-   the block device DEV, from /sys/block/DEV/stat.  Exits on error.  */
-static void
-disk_stat (const char *dev, unsigned long *writes, unsigned long *flushes)
+/* The writes completed (field 5), the sectors written (field 7, in
+   units of 512 bytes) and the flushes completed (field 16) of the block
+   device DEV, from /sys/block/DEV/stat.  Exits on error.  */
+static inline void
+disk_stat_full (const char *dev, unsigned long *writes,
+                unsigned long *sectors, unsigned long *flushes)
 {
   char path[256];
   unsigned long f[17] = { 0 };
@@ -25,7 +27,16 @@ disk_stat (const char *dev, unsigned long *writes, unsigned long *flushes)
     ;
   fclose (fp);
   *writes = f[4];
+  *sectors = f[6];
   *flushes = f[15];
+}
+
+/* The writes and flushes completed, as disk_stat_full.  */
+static inline void
+disk_stat (const char *dev, unsigned long *writes, unsigned long *flushes)
+{
+  unsigned long sectors;
+  disk_stat_full (dev, writes, &sectors, flushes);
 }
 
 #endif
