@@ -144,10 +144,12 @@ ports_check_coverage() {
 # file that `make install-headers` can read: all files git would see
 # (tracked and untracked, not ignored), or every file outside .git when
 # the tree is not a git repository, less the C and assembler sources
-# (*.c, *.cc, *.S, *.s) and the manual/, po/, localedata/ and benchtests/
+# (*.c, *.cc, *.S, *.s), the tests' own files (tst-*: programs, scripts
+# and expected output) and the manual/, po/, localedata/ and benchtests/
 # directories, which no installed header is made from.  So a change to
-# the patch's .c files does not throw away the cache, while any header,
-# Makefile, configure fragment, Implies file or generator script does.
+# the patch's .c files or tests does not throw away the cache, while any
+# header, Makefile, configure fragment, Implies file or generator script
+# does.
 # git runs without taking locks: it does not even refresh the tree's
 # index.
 ports_src_id() {
@@ -171,7 +173,7 @@ ports_src_id() {
 # NUL-separated paths on stdin (relative to the current directory) ->
 # one sha256 over the names and contents of the relevant ones.
 _ports_src_hash() {
-  grep -zvE '\.(c|cc|S|s)$|^(manual|po|localedata|benchtests)/' |
+  grep -zvE '\.(c|cc|S|s)$|(^|/)tst-[^/]*$|^(manual|po|localedata|benchtests)/' |
     while IFS= read -r -d '' f; do
       [ -f "$f" ] && printf '%s\0' "$f"
     done | LC_ALL=C sort -z | xargs -0 -r sha256sum | sha256sum | cut -d' ' -f1
