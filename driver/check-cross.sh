@@ -69,6 +69,9 @@ for id in "${ports[@]}"; do
     git clone -q --shared "$src" "$b/src" || die "cannot copy $src to $b/src"
     note "cross: $id ($P_HOST, $P_CONF_CC): configure and build in $b/obj"
     cc=$P_CONF_CC
+    # Debian's cross gcc packages bring no C++ compiler; CXX=false makes
+    # configure drop C++ (an empty CXX lets it pick the host's g++,
+    # whose x86_64 objects the port's linker then refuses).
     if command -v ccache >/dev/null; then
       export CCACHE_DIR=$cache/ccache CCACHE_BASEDIR=$cache CCACHE_NOHASHDIR=1
       cc="ccache $cc"
@@ -76,7 +79,7 @@ for id in "${ports[@]}"; do
     (cd "$b/obj" && "$b/src/configure" --host="$P_HOST" --build=x86_64-linux-gnu \
        --prefix=/usr --with-headers="$P_WITH_HEADERS" --disable-werror \
        --disable-nscd --disable-timezone-tools --disable-mathvec \
-       CC="$cc" CXX= CFLAGS=-O2 MAKEINFO=: > configure.log 2>&1) \
+       CC="$cc" CXX=false CFLAGS=-O2 MAKEINFO=: > configure.log 2>&1) \
       || { echo "FAIL: $id: configure (see $b/obj/configure.log)" | tee -a "$log"
            rows+=("| $id | $P_HOST | gcc $ccver, binutils $asver | configure failed | not run |")
            status=1; continue; }
