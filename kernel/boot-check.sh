@@ -65,7 +65,7 @@ echo "rsync /bin/rsynccell /mnt vda 4" > "$out/list"
   --out "$out/console.log" --disk 64 --kernel "$image" \
   || die "linux-source-$linux with the series did not boot and run the cell (console: $out/console.log)"
 sed -n '/^osync-guest: begin rsync/,/^osync-guest: end rsync/p' "$out/console.log" > "$out/rsync.txt"
-grep -q '^osync-guest: end rsync 0$' "$out/rsync.txt" \
+grep -qE '^osync-guest: end rsync 0( |$)' "$out/rsync.txt" \
   || die "rsynccell failed on linux-source-$linux (see $out/rsync.txt)"
 status=0
 check () { # WHAT AWK-CONDITION

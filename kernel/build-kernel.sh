@@ -276,15 +276,28 @@ rm -rf "$work.build"
 mkdir -p "$work.build"
 make -s -C "$work" O="$work.build" allnoconfig >/dev/null \
   || die "make allnoconfig failed"
+# An option Kconfig renamed is written under its old name, after a line
+# "# renamed: CONFIG_OLD -> CONFIG_NEW"; a tree whose Kconfig no longer
+# defines the old name gets the new one.
+fragment=$work.build/osync.config
+cp "$here/osync.config" "$fragment"
+while read -r _ _ old _ new; do
+  if ! grep -rqx --include='Kconfig*' "config ${old#CONFIG_}" "$work"; then
+    grep -rqx --include='Kconfig*' "config ${new#CONFIG_}" "$work" \
+      || die "$kversion's Kconfig defines neither $old nor $new (renamed again?); fix $here/osync.config"
+    sed -i "s/^$old=/$new=/" "$fragment"
+    echo "build-kernel.sh: $kversion calls $old $new"
+  fi
+done < <(grep -E '^# renamed: CONFIG_[A-Z0-9_]+ -> CONFIG_[A-Z0-9_]+$' "$here/osync.config")
 "$work/scripts/kconfig/merge_config.sh" -m -O "$work.build" \
-  "$work.build/.config" "$here/osync.config" > "$work.build/merge.log" 2>&1 \
+  "$work.build/.config" "$fragment" > "$work.build/merge.log" 2>&1 \
   || { cat "$work.build/merge.log" >&2; die "merging $here/osync.config failed"; }
 make -s -C "$work" O="$work.build" olddefconfig >/dev/null \
   || die "make olddefconfig failed"
 missing=
 while read -r opt; do
   grep -qx "$opt" "$work.build/.config" || missing="$missing $opt"
-done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$here/osync.config")
+done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$fragment")
 [ -z "$missing" ] \
   || die "Kconfig dropped$missing from the configuration of $kversion (a missing dependency?); fix $here/osync.config"
 if ! make -C "$work" O="$work.build" -j"$jobs" bzImage > "$work.build/make.log" 2>&1; then
