@@ -92,24 +92,30 @@ step_series ()
 }
 
 # build_one VARIANT BASE ABI: build (or find cached) one glibc tree and
-# record it in the state.
+# record it in the state.  The patched tree is built on a copy of the
+# baseline's (driver/build-glibc.sh --from), so the baseline comes
+# first; OSYNC_FROM_SCRATCH=1 builds it from scratch instead.
 build_one ()
 {
-  local variant=$1 base=$2 abi=$3 src build
+  local variant=$1 base=$2 abi=$3 src build from=()
   case $variant in
-    patched) src=$(state "patched-src-$base") ;;
+    patched)
+      src=$(state "patched-src-$base")
+      if [ "${OSYNC_FROM_SCRATCH:-0}" != 1 ]; then
+        build_one baseline "$base" "$abi" >/dev/null || return 1
+        from=(--from "$(state "build-baseline-$base-$abi")")
+      fi ;;
     baseline) src=$(state "pristine-src-$base") ;;
   esac
   build=$("$here/build-glibc.sh" --base "$base" --abi "$abi" \
             --variant "$variant" --src "$src" --cache "$OSYNC_CACHE" \
-            --key "$(git -C "$src" rev-parse 'HEAD^{tree}')") || return 1
+            --key "$(git -C "$src" rev-parse 'HEAD^{tree}')" "${from[@]}") || return 1
   echo "$build" > "$OSYNC_STATE/build-$variant-$base-$abi"
   echo "glibc $base $variant $abi: built, installed in $build/root"
 }
 
 # step_build VARIANT: every base and ABI of VARIANT (patched,
-# baseline), or of both.  The baseline goes first: the patched tree
-# then takes from ccache every object the patch does not change.
+# baseline), or of both.
 step_build ()
 {
   local variant=$1 base abi v variants
@@ -122,6 +128,11 @@ step_build ()
     for abi in $(abis_of "$base"); do
       for v in $variants; do
         build_one "$v" "$base" "$abi" || exit 1
+        # glibc's tests run on the baseline before its object directory
+        # is copied for the patched tree, which then compiles again only
+        # the tests that the series touches.
+        [ "$variants" != "baseline patched" ] || [ "$v" != baseline ] \
+          || glibc_tests_one baseline "$base" "$abi" || exit 1
       done
     done
   done
@@ -168,18 +179,25 @@ step_kernel ()
   echo "new kernel: $(cat "$(dirname "$image")/version") with the kernel/ series, $image"
 }
 
+# glibc_tests_one VARIANT BASE ABI: glibc's own tests on one built tree
+# (cached in its object directory); the patched tree's failures are
+# compared with the baseline's.
+glibc_tests_one ()
+{
+  local variant=$1 base=$2 abi=$3 retry=()
+  [ "$variant" = baseline ] \
+    || retry=(--baseline "$OSYNC_RESULTS/glibc-baseline-$base-$abi.sum")
+  "$here/glibc-tests.sh" --build "$(state "build-$variant-$base-$abi")" \
+    "${retry[@]}" --out "$OSYNC_RESULTS/glibc-$variant-$base-$abi.sum"
+}
+
 step_check_glibc ()
 {
-  local variant base abi build retry
+  local variant base abi
   for base in $BASES; do
     for variant in baseline patched; do
       for abi in $(abis_of "$base"); do
-        build=$(state "build-$variant-$base-$abi")
-        retry=()
-        [ $variant = baseline ] \
-          || retry=(--baseline "$OSYNC_RESULTS/glibc-baseline-$base-$abi.sum")
-        "$here/glibc-tests.sh" --build "$build" "${retry[@]}" \
-          --out "$OSYNC_RESULTS/glibc-$variant-$base-$abi.sum" || exit 1
+        glibc_tests_one "$variant" "$base" "$abi" || exit 1
       done
     done
   done
