@@ -51,7 +51,7 @@ if [ -z "$patches" ]; then
   dpkg --compare-versions "$linux" gt 6.12 && patches=$here/patches-mainline
 fi
 mkdir -p "$out"
-image=$("$here/build-kernel.sh" --cache "$cache" --linux "$linux" --patches "$patches" | tail -n 1) \
+image=$("$here/build-kernel.sh" --cache "$cache" --linux "$linux" --patches "$patches" --boot-only | tail -n 1) \
   || die "the build of linux-source-$linux with the series failed (see above)"
 [ -f "$image" ] || die "kernel/build-kernel.sh gave no image for linux-source-$linux"
 bit=$("$top/driver/facts.py" get OSYNC_RSYNC_BIT)

@@ -3,9 +3,13 @@
 # with the patch series in kernel/patches, applied with git am.
 #
 #   build-kernel.sh --cache DIR [--source TARBALL | --linux VERSION]
-#                   [--patches DIR] [--jobs N]
+#                   [--patches DIR] [--jobs N] [--boot-only]
 #       Build a bzImage from allnoconfig plus kernel/osync.config and
-#       print its path on the last line.  The result is cached under
+#       print its path on the last line.  --boot-only leaves out the
+#       options after the line "# == Only the matrix's guests need what
+#       follows" of kernel/osync.config (32-bit programs, seccomp and the
+#       network core under it, device-mapper): kernel/boot-check.sh
+#       needs none of them, and a kernel without them builds faster.  The result is cached under
 #       DIR/kernel/osync-KEY, KEY a hash of every input: the tarball's
 #       sha256, the series as applied, the config fragment, the facts,
 #       this script and the tools.
@@ -43,7 +47,7 @@ top=$(dirname "$here")
 die () { echo "build-kernel.sh: error: $*" >&2; exit 1; }
 
 cache= source= linux=6.12 jobs=$(( $(nproc) + 1 ))
-check= patchdir=$here/patches export=
+check= patchdir=$here/patches export= boot_only=
 while [ $# -gt 0 ]; do
   case $1 in
     --cache) cache=$2; shift 2 ;;
@@ -53,12 +57,14 @@ while [ $# -gt 0 ]; do
     --check-series) check=$2; shift 2 ;;
     --patches) patchdir=$2; shift 2 ;;
     --export) export=$2; shift 2 ;;
+    --boot-only) boot_only=1; shift ;;
     *) die "unknown argument '$1'; see the comment at the top of $0" ;;
   esac
 done
 [ -n "$cache" ] || [ -n "$export" ] \
   || die "usage: $0 --cache DIR [--source TARBALL | --linux VERSION] [--check-series OUTDIR] | --export DIR"
 facts=$top/driver/facts.py
+matrix_only="# == Only the matrix's guests need what follows"
 [ -x "$facts" ] || die "$facts is missing; this script runs from a checkout of the project"
 all=("$patchdir"/*.patch)
 [ -f "${all[0]}" ] || die "no patches (*.patch) in $patchdir"
@@ -242,11 +248,21 @@ if [ -n "$check" ]; then
   exit 0
 fi
 
+# The configuration fragment: kernel/osync.config, or with --boot-only
+# (kernel/boot-check.sh) the part before the options that only the
+# matrix's guests need.
+conf=$(cat "$here/osync.config")
+if [ -n "$boot_only" ]; then
+  grep -q "^$matrix_only" "$here/osync.config" \
+    || die "$here/osync.config has no line starting '$matrix_only'; --boot-only cannot tell what to leave out"
+  conf=$(sed "/^$matrix_only/,\$d" "$here/osync.config")
+fi
+
 # The build, keyed by every input.
 tools=$( (gcc --version; ld --version; make --version; flex --version;
           bison --version; dpkg-query -W libelf-dev 2>/dev/null) | sha256sum)
 key=$( (echo "$srcsum"; for p in "${patches[@]}"; do "$facts" subst "$p"; done
-        cat "$here/osync.config" "$top/facts" "$0"; echo "$tools") \
+        echo "$conf"; cat "$top/facts" "$0"; echo "$tools") \
        | sha256sum | cut -c1-16)
 out=$cache/kernel/osync-$key
 if [ -f "$out/bzImage" ]; then
@@ -280,7 +296,7 @@ make -s -C "$work" O="$work.build" allnoconfig >/dev/null \
 # "# renamed: CONFIG_OLD -> CONFIG_NEW"; a tree whose Kconfig no longer
 # defines the old name gets the new one.
 fragment=$work.build/osync.config
-cp "$here/osync.config" "$fragment"
+echo "$conf" > "$fragment"
 while read -r _ _ old _ new; do
   if ! grep -rqx --include='Kconfig*' "config ${old#CONFIG_}" "$work"; then
     grep -rqx --include='Kconfig*' "config ${new#CONFIG_}" "$work" \
@@ -288,7 +304,7 @@ while read -r _ _ old _ new; do
     sed -i "s/^$old=/$new=/" "$fragment"
     echo "build-kernel.sh: $kversion calls $old $new"
   fi
-done < <(grep -E '^# renamed: CONFIG_[A-Z0-9_]+ -> CONFIG_[A-Z0-9_]+$' "$here/osync.config")
+done < <(grep -E '^# renamed: CONFIG_[A-Z0-9_]+ -> CONFIG_[A-Z0-9_]+$' "$fragment")
 "$work/scripts/kconfig/merge_config.sh" -m -O "$work.build" \
   "$work.build/.config" "$fragment" > "$work.build/merge.log" 2>&1 \
   || { cat "$work.build/merge.log" >&2; die "merging $here/osync.config failed"; }
