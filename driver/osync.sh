@@ -3,8 +3,6 @@
 #
 #   begin              start a run: its phase times start afresh
 #   series             the patched tree and dist/NNNN-*.patch
-#   prebuild           start the builds that need no glibc build in the
-#                      background, at the idle scheduling class
 #   build VARIANT      build and install VARIANT (patched, baseline) for
 #                      every ABI in $ABIS
 #   demo               build driver/demo.c against the patched glibc and
@@ -183,92 +181,9 @@ O_SYNC, so O_RSYNC|O_DSYNC no longer turns the writes into O_SYNC.
 EOF2
 }
 
-# The prebuild.  make check starts it right after the series; it builds,
-# in the background and at the idle scheduling class (chrt --idle: a
-# core only when nothing else wants one), what later steps need and
-# what needs no glibc build: the new kernel of the matrix (step_kernel),
-# every port's headers (tests/osync.ports) and the kernel tree of
-# tests/osync.kernel/mainline.exp.  The glibc builds keep both cores
-# busy most of the time, not all of it (configure, linking, make
-# install and glibc's tests run partly on one core); the prebuild takes
-# up the slack.  Each part runs the very command of the step that needs
-# it, which finds the result in the cache; so a prebuild that fails or
-# is killed costs time and nothing else: the step does the work again
-# and reports what went wrong.  Two locks, taken before the background
-# job starts so that no step can find them free too early:
-# prebuild-kernel.lock, held until the matrix's kernel is built, for
-# which step_kernel waits; prebuild.lock, held to the end, for which
-# step_check_suite waits.
-step_prebuild ()
-{
-  local kfd afd
-  prebuild_stop
-  rm -f "$OSYNC_RESULTS/prebuild.txt" "$OSYNC_RESULTS/prebuild.log"
-  exec {kfd}> "$OSYNC_STATE/prebuild-kernel.lock"
-  flock "$kfd"
-  exec {afd}> "$OSYNC_STATE/prebuild.lock"
-  flock "$afd"
-  setsid chrt --idle 0 "$0" prebuild-run "$kfd" \
-    < /dev/null >> "$OSYNC_RESULTS/prebuild.log" 2>&1 &
-  note "prebuild started in the background (the matrix's kernel, the ports' headers, the mainline kernel; log: $OSYNC_RESULTS/prebuild.log)"
-}
-
-# prebuild_run KERNEL-LOCK-FD: the background job; one "PART SECONDS
-# STATUS" line per part in prebuild.txt, which the summary shows.
-prebuild_run ()
-{
-  local kfd=$1 t0 rc
-  # setsid made this process the leader of a process group of its own.
-  echo "$$ $(ps -o pgid= -p $$ | tr -d ' ')" > "$OSYNC_STATE/prebuild.pid"
-  part () {
-    local name=$1
-    shift
-    t0=$SECONDS rc=0
-    echo "== prebuild: $name: $*"
-    "$@" || rc=$?
-    echo "$name $((SECONDS - t0)) $rc" >> "$OSYNC_RESULTS/prebuild.txt"
-  }
-  part kernel "$OSYNC_TOP/kernel/build-kernel.sh" --cache "$OSYNC_CACHE" \
-    ${LINUX_SOURCE:+--source "$LINUX_SOURCE"}
-  exec {kfd}>&-
-  part ports "$OSYNC_TOP/tests/ports/check-ports.sh" --prepare-only \
-    --src "$(state "patched-src-$OSYNC_PRIMARY_BASE")" \
-    --cache "$OSYNC_CACHE/ports" --out "$OSYNC_RESULTS/prebuild-ports"
-  part mainline "$OSYNC_TOP/kernel/boot-check.sh" --build-only --newest \
-    --cache "$OSYNC_CACHE" --out "$OSYNC_RESULTS/prebuild-mainline"
-  rm -f "$OSYNC_STATE/prebuild.pid"
-}
-
-# prebuild_stop: stop what an earlier run left running (make check
-# interrupted), so that two prebuilds never overlap.
-prebuild_stop ()
-{
-  local pid pgid
-  [ -f "$OSYNC_STATE/prebuild.pid" ] || return 0
-  read -r pid pgid < "$OSYNC_STATE/prebuild.pid" || return 0
-  if [ -n "$pgid" ] && kill -0 "$pid" 2>/dev/null \
-     && tr '\0' ' ' < "/proc/$pid/cmdline" | grep -q ' prebuild-run '; then
-    note "stopping the prebuild an earlier run left running (process group $pgid)"
-    kill -TERM -- "-$pgid" 2>/dev/null || true
-  fi
-  rm -f "$OSYNC_STATE/prebuild.pid"
-}
-
-# prebuild_wait LOCK WHAT: wait until the prebuild no longer holds LOCK.
-prebuild_wait ()
-{
-  local lock=$OSYNC_STATE/$1
-  [ -e "$lock" ] || return 0
-  if ! flock -n "$lock" true; then
-    note "waiting for the prebuild to finish $2 (log: $OSYNC_RESULTS/prebuild.log)"
-    flock "$lock" true
-  fi
-}
-
 step_kernel ()
 {
   local image
-  prebuild_wait prebuild-kernel.lock "the matrix's kernel"
   image=$("$OSYNC_TOP/kernel/build-kernel.sh" --cache "$OSYNC_CACHE" \
             ${LINUX_SOURCE:+--source "$LINUX_SOURCE"} | tail -n 1) || exit 1
   [ -f "$image" ] || die "kernel/build-kernel.sh gave no kernel image"
@@ -319,7 +234,6 @@ step_check_suite ()
   done
   local dj="$OSYNC_RESULTS/dejagnu"
   mkdir -p "$dj"
-  prebuild_wait prebuild.lock "the ports' headers and the mainline kernel"
   # No result of an earlier run may be summarised as this one's: the
   # summary requires an osync.sum newer than "started", with a summary
   # block for each runtest run and a report from every test group.
@@ -437,11 +351,8 @@ record_phase ()
 }
 trap 'record_phase "$@"' EXIT
 case $step in
-  begin) : > "$OSYNC_RESULTS/phases.txt"
-         rm -f "$OSYNC_RESULTS/prebuild.txt" ;;
+  begin) : > "$OSYNC_RESULTS/phases.txt" ;;
   series) step_series ;;
-  prebuild) step_prebuild ;;
-  prebuild-run) trap - EXIT; prebuild_run "$@" ;;
   build) step_build "$@" ;;
   demo) step_demo ;;
   kernel) step_kernel ;;

@@ -161,26 +161,6 @@ else
   fail "phases.txt is shown as a table with a total (exit $rc: $(tr '\n' ' ' <<<"$out"))"
 fi
 
-# 2b. The prebuild's "PART SECONDS STATUS" lines: shown under the
-# phases; a part that failed is named as such, and does not fail the
-# run (its step did the work again); a line of another shape does.
-printf 'kernel 700 0\nports 300 1\n' > "$d/prebuild.txt"
-run prebuild "$d"
-if [ $rc -eq 0 ] && grep -Eq '^    kernel +700 s$' <<<"$out" \
-   && grep -Eq '^    ports +300 s \(failed, status 1;' <<<"$out"; then
-  pass "prebuild.txt is shown under the phases, a failed part as failed"
-else
-  fail "prebuild.txt is shown under the phases, a failed part as failed (exit $rc: $(tr '\n' ' ' <<<"$out"))"
-fi
-printf 'kernel 700\n' > "$d/prebuild.txt"
-run prebuild-bad "$d"
-if [ $rc -ne 0 ] && grep -q 'not a "PART SECONDS STATUS" line' <<<"$out"; then
-  pass "a malformed prebuild.txt is an error"
-else
-  fail "a malformed prebuild.txt is an error (exit $rc: $(tr '\n' ' ' <<<"$out"))"
-fi
-rm -f "$d/prebuild.txt"
-
 # 3. UNRESOLVED and ERROR in the DejaGnu suite.
 clean "$d"
 sed -i "0,/^PASS: /s//UNRESOLVED: /" "$d/dejagnu/osync.sum"

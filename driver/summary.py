@@ -305,23 +305,6 @@ def read_phases(path):
     return phases
 
 
-def read_prebuild(path):
-    """The prebuild's (part, seconds, status) lines, or None without the
-    file (no prebuild in this run)."""
-    if not os.path.exists(path):
-        return None
-    parts = []
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            m = re.fullmatch(r'(\S+) (\d+) (\d+)', line.strip())
-            if not m:
-                raise SystemExit('summary.py: %s:%d: not a "PART SECONDS '
-                                 'STATUS" line: %r; fix driver/osync.sh'
-                                 % (path, n, line.rstrip('\n')))
-            parts.append((m.group(1), int(m.group(2)), int(m.group(3))))
-    return parts
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--results', required=True)
@@ -534,16 +517,6 @@ def main():
             out.append('  %-*s %7.0f s' % (width, p, s))
         out.append('  %-*s %7.0f s' % (width, 'total',
                                        sum(s for _, s in phases)))
-        prebuild = read_prebuild(os.path.join(args.results, 'prebuild.txt'))
-        if prebuild:
-            out.append('  beside them, in the background at the idle '
-                       'scheduling class (prebuild):')
-            for p, s, rc in prebuild:
-                out.append('    %-*s %7d s%s' % (
-                    width - 2, p, s,
-                    '' if rc == 0 else
-                    ' (failed, status %d; the step that needs it did the '
-                    'work again: see results/prebuild.log)' % rc))
 
     if skip_reasons:
         out.append('')

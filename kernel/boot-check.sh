@@ -3,7 +3,7 @@
 # reads at its ext4 disk (make kernel-mainline).
 #
 #   boot-check.sh --cache DIR --out DIR [--linux VERSION | --newest]
-#                 [--patches DIR] [--build-only]
+#                 [--patches DIR]
 #
 # --newest (the default) takes the newest linux-source Debian offers in
 # any suite (driver/debian-suite.sh); when that is not newer than 6.12,
@@ -18,15 +18,13 @@
 # the --out directory.  The series is kernel/patches-mainline (the
 # series of kernel/patches rebased onto mainline) for a tree newer than
 # 6.12, kernel/patches otherwise, or the --patches directory.
-# --build-only stops once the kernel is built and cached (make check's
-# prebuild, driver/osync.sh).
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 die () { echo "boot-check.sh: error: $*" >&2; exit 1; }
 
-cache= out= linux= patches= build_only=
+cache= out= linux= patches=
 while [ $# -gt 0 ]; do
   case $1 in
     --cache) cache=$2; shift 2 ;;
@@ -34,7 +32,6 @@ while [ $# -gt 0 ]; do
     --linux) linux=$2; shift 2 ;;
     --newest) linux=; shift ;;
     --patches) patches=$2; shift 2 ;;
-    --build-only) build_only=1; shift ;;
     *) die "unknown argument '$1'; see the comment at the top of $0" ;;
   esac
 done
@@ -57,10 +54,6 @@ mkdir -p "$out"
 image=$("$here/build-kernel.sh" --cache "$cache" --linux "$linux" --patches "$patches" --boot-only | tail -n 1) \
   || die "the build of linux-source-$linux with the series failed (see above)"
 [ -f "$image" ] || die "kernel/build-kernel.sh gave no image for linux-source-$linux"
-if [ -n "$build_only" ]; then
-  echo "boot-check.sh: linux-source-$linux with the series is built: $image"
-  exit 0
-fi
 bit=$("$top/driver/facts.py" get OSYNC_RSYNC_BIT)
 rm -rf "$out/files"
 mkdir -p "$out/files/bin"

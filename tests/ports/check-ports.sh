@@ -12,7 +12,7 @@ PORTS_PROG=check-ports.sh
 usage() {
   cat <<'EOF'
 Usage: check-ports.sh --src GLIBC_SRC_TREE --cache CACHE_DIR --out RESULT_DIR
-                      [--only PORT[,PORT...]] [--strict] [--prepare-only]
+                      [--only PORT[,PORT...]] [--strict]
        check-ports.sh --list
 
   --src    top directory of the patched glibc source tree (read only)
@@ -21,11 +21,6 @@ Usage: check-ports.sh --src GLIBC_SRC_TREE --cache CACHE_DIR --out RESULT_DIR
   --only   check only these ports: port ids (see --list) or glibc port
            names (e.g. mips selects every mips row)
   --strict count UNSUPPORTED ports as failures
-  --prepare-only
-           only fill the cache with the ports' headers, check nothing
-           and report nothing (make check runs this in the background
-           while glibc builds; a port that fails is reported by the
-           run that checks)
   --list   print the port ids and exit
 
 stdout gets one line per port, "PASS: ports: <port>",
@@ -35,7 +30,7 @@ then a summary line.  Exit status: 0 if no port failed, 1 if one did,
 EOF
 }
 
-ports_parse_args "only" "strict list prepare-only" "$@"
+ports_parse_args "only" "strict list" "$@"
 if [ -n "${PORTS_OPT[list]:-}" ]; then
   ports_table | awk -F'|' '{printf "%-14s %-11s %s\n", $1, $2, $3}'
   exit 0
@@ -91,7 +86,6 @@ for id in "${ids[@]}"; do
   fi
 done
 wait || true
-[ -z "${PORTS_OPT[prepare-only]:-}" ] || exit 0
 
 for id in "${ids[@]}"; do
   t0=$SECONDS
