@@ -13,9 +13,10 @@
 # and runs tests/osync.matrix/rsynccell.c, built statically against this
 # machine's glibc with __O_RSYNC from the facts file, on the guest's
 # disk.  It fails unless the kernel keeps the bit (F_GETFL), an O_RSYNC
-# read of a dirty range writes and flushes, and one of a range written
-# back but not flushed flushes.  The console and the cell's output go to
-# the --out directory.  The series is kernel/patches-mainline (the
+# read of a dirty range writes and flushes, one of a range written back
+# but not flushed flushes, and one of a clean range with nothing written
+# since the last flush does no I/O.  The console and the cell's output
+# go to the --out directory.  The series is kernel/patches-mainline (the
 # series of kernel/patches rebased onto mainline) for a tree newer than
 # 6.12, kernel/patches otherwise, or the --patches directory.
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
@@ -80,6 +81,7 @@ want=$(printf '0%o' $(( bit | 010000 )))
 check "F_GETFL keeps __O_RSYNC" "\$1 == \"open\" && \$2 == \"$want\""
 check "a dirty range is written and flushed" "\$1 == \"rsync\" && \$2 == \"dirty-pread\" && \$3 >= 1 && \$4 >= 1"
 check "a written-back range is flushed" "\$1 == \"rsync\" && \$2 == \"written-back\" && \$4 >= 1"
+check "a clean range with nothing written since the last flush costs no I/O" "\$1 == \"rsync\" && \$2 == \"clean\" && \$3 == 0 && \$4 == 0"
 check "RWF_NOWAIT gets EAGAIN" "\$1 == \"nowait\" && \$2 == \"EAGAIN\""
 cat "$out/rsync.txt"
 [ $status = 0 ] || die "linux-source-$linux with the series does not do O_RSYNC reads right (see $out/rsync.txt)"

@@ -8,8 +8,8 @@
 #       print its path on the last line.  --boot-only leaves out the
 #       options after the line "# == Only the matrix's guests need what
 #       follows" of kernel/osync.config (32-bit programs, seccomp and the
-#       network core under it, device-mapper): kernel/boot-check.sh
-#       needs none of them, and a kernel without them builds faster.  The result is cached under
+#       network core under it, device-mapper), which kernel/boot-check.sh
+#       does not need.  The result is cached under
 #       DIR/kernel/osync-KEY, KEY a hash of every input: the tarball's
 #       sha256, the series as applied, the config fragment, the facts,
 #       this script and the tools.

@@ -10,8 +10,10 @@
                      written without syncing;
        dirty-read, dirty-pread, dirty-readv, dirty-preadv2
                      the same with O_RSYNC|O_DSYNC, one per system call;
-       clean         an O_RSYNC|O_DSYNC read of the same range again,
-                     now clean and durable;
+       clean         an O_RSYNC|O_DSYNC read of a range made durable
+                     by fsync and sync, after another O_RSYNC read of
+                     it (not counted) flushed the device: nothing has
+                     reached the disk since the last flush;
        written-back  an O_RSYNC|O_DSYNC read of a range the other
                      process wrote and wrote back with sync_file_range
                      (no flush since: clean in the page cache, not
@@ -347,14 +349,21 @@ main (int argc, char **argv)
           dirty (c);
           fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
           measure (fd, calls[k].call, c, &w[1 + k], &f[1 + k]);
-          if (k == 3)
-            measure (fd, CALL_PREAD, c, &w[5], &f[5]);
           close (fd);
         }
       c = c == 'z' ? 'b' : c + 1;
       dirty (c);
       fd = open_file (O_RDONLY | O_RSYNC | O_SYNC);
       measure (fd, CALL_PREAD, c, &w[6], &f[6]);
+      close (fd);
+
+      /* Clean: the first O_RSYNC read after sync may flush what sync
+         wrote back; the second finds nothing written since.  */
+      settle ();
+      fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
+      double first_w = 0, first_f = 0;
+      measure (fd, CALL_PREAD, c, &first_w, &first_f);
+      measure (fd, CALL_PREAD, c, &w[5], &f[5]);
       close (fd);
 
       static const int atime_flags[2] = { O_DSYNC, O_SYNC };
