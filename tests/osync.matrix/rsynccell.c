@@ -27,7 +27,12 @@
        dsync-atime, sync-atime
                      an O_RSYNC|O_DSYNC, then an O_RSYNC|O_SYNC read of
                      a clean file whose access time is two days old, so
-                     that the read changes it (relatime).
+                     that the read changes it (relatime);
+       yard-fdatasync, yard-fsync, yard-written-back, yard-direct
+                     the yardsticks: fdatasync and fsync of a freshly
+                     dirtied range from a plain descriptor, and
+                     fdatasync of a range written back as in
+                     written-back and of one overwritten as in direct.
      Every read checks that it returned the data the other process
      wrote, and the atime cases that the read changed the access time.
      Also prints "getfl 0NNN", the sync bits F_GETFL reports for an
@@ -417,6 +422,20 @@ main (int argc, char **argv)
           c = c == 'z' ? 'b' : c + 1;
           settle ();
         }
+
+      /* The yardsticks of the written-back and O_DIRECT cases: what
+         fdatasync costs for a range written back and not flushed, and
+         for one overwritten with O_DIRECT.  */
+      static const char hows[2] = { 'w', 'd' };
+      for (int k = 0; k < 2; k++)
+        {
+          dirty_how (c, hows[k]);
+          fd = open_file (O_RDONLY);
+          measure_sync (fd, 1, &w[14 + k], &f[14 + k]);
+          close (fd);
+          c = c == 'z' ? 'b' : c + 1;
+          settle ();
+        }
     }
   report ("plain", w[0], f[0], n);
   for (size_t k = 0; k < 4; k++)
@@ -430,6 +449,8 @@ main (int argc, char **argv)
   report ("dirty-splice", w[11], f[11], n);
   report ("yard-fdatasync", w[12], f[12], n);
   report ("yard-fsync", w[13], f[13], n);
+  report ("yard-written-back", w[14], f[14], n);
+  report ("yard-direct", w[15], f[15], n);
   unlink (path);
   return 0;
 }
