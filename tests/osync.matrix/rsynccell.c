@@ -11,9 +11,9 @@
        dirty-read, dirty-pread, dirty-readv, dirty-preadv2
                      the same with O_RSYNC|O_DSYNC, one per system call;
        clean         an O_RSYNC|O_DSYNC read of a range made durable
-                     by fsync and sync, after another O_RSYNC read of
-                     it (not counted) flushed the device: nothing has
-                     reached the disk since the last flush;
+                     by settle (fsync, sync, then a flush), after
+                     another O_RSYNC read of it (not counted): nothing
+                     has reached the disk since the last flush;
        written-back  an O_RSYNC|O_DSYNC read of a range the other
                      process wrote and wrote back with sync_file_range
                      (no flush since: clean in the page cache, not
@@ -121,15 +121,21 @@ dirty (char c)
   dirty_how (c, 0);
 }
 
-/* Make the whole file and its inode durable and clean.  */
+/* Make the whole file and its inode durable and clean, and end with a
+   flush after the last write sync makes: the disk then has nothing
+   written since its last flush, whatever sync wrote back, so that the
+   next case's cost is its own.  (ext4's fdatasync with nothing pending
+   only flushes.)  */
 static void
 settle (void)
 {
   int fd = open (path, O_RDWR);
   if (fd < 0 || fsync (fd) != 0)
     die ("fsync");
-  close (fd);
   sync ();
+  if (fdatasync (fd) != 0)
+    die ("fdatasync");
+  close (fd);
 }
 
 /* Set the access time two days back, keeping the modification time,
@@ -362,8 +368,8 @@ main (int argc, char **argv)
       measure (fd, CALL_PREAD, c, &w[6], &f[6]);
       close (fd);
 
-      /* Clean: the first O_RSYNC read after sync may flush what sync
-         wrote back; the second finds nothing written since.  */
+      /* Clean: after settle and one O_RSYNC read (not counted), a
+         second one finds nothing written since the last flush.  */
       settle ();
       fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
       double first_w = 0, first_f = 0;
