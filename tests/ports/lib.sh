@@ -369,7 +369,8 @@ ports_ensure_headers() {
     rc=1
   # inhibit-unix-syscalls (the variable the Hurd sets) keeps make from
   # generating sysd-syscalls, the list of system-call stubs to compile:
-  # half the time of install-headers, and no header comes from it (the
+  # 57 % of install-headers' time (aarch64, alone: 24.7 s, 10.6 s
+  # without it), and no header comes from it (the
   # headers of every port were compared, byte for byte, with and
   # without it).
   elif ! _ports_step "$log" "make install-headers" env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
