@@ -22,7 +22,10 @@
 #       __O_RSYNC is OSYNC_RSYNC_BIT of the project's facts file and
 #       collides with no other open flag and no internal f_flags bit;
 #       and compile fs/fcntl.o, whose fcntl_init() checks with
-#       BUILD_BUG_ON that the open flags are distinct bits.  Writes
+#       BUILD_BUG_ON that the open flags are distinct bits (unless a
+#       finished build of the same tarball and series compiled it).
+#       A series that does not apply is found before the checkout of
+#       the tree, with git apply on a scratch index.  Writes
 #       am.log, checkpatch.log, uapi.log and fcntl.log to OUTDIR; fails
 #       if any check fails.  A check that passed is kept in the cache,
 #       keyed by every input, and not redone.
@@ -83,6 +86,12 @@ subst_series () {
     "$facts" subst "$p" > "$1/${p##*/}" \
       || die "cannot substitute the facts in $p (driver/facts.py subst)"
   done
+}
+
+# series_sum: the sha256 of the series as applied (facts substituted).
+series_sum () {
+  local p
+  for p in "${patches[@]}"; do "$facts" subst "$p"; done | sha256sum | cut -d' ' -f1
 }
 
 if [ -n "$export" ]; then
@@ -158,15 +167,31 @@ worktree () {
   git -C "$pristine" worktree remove --force "$dir" >/dev/null 2>&1 || true
   rm -rf "$dir" "$dir.series"
   git -C "$pristine" worktree prune
-  git -C "$pristine" worktree add -q --detach "$dir" pristine \
-    || die "cannot check out the pristine tree into $dir"
   subst_series "$dir.series"
   applied=()
   for p in "${patches[@]}"; do applied+=("$dir.series/${p##*/}"); done
+  # A series that does not apply fails here in a second or two, before
+  # the checkout of the whole tree (20 s): each patch goes, in order,
+  # onto a scratch index of the pristine commit, with git apply, which
+  # is what git am applies a patch with.
+  rm -f "$dir.index"
+  GIT_INDEX_FILE=$dir.index git -C "$pristine" read-tree pristine \
+    || die "cannot read the pristine tree of $pristine"
+  for p in "${applied[@]}"; do
+    if ! GIT_INDEX_FILE=$dir.index git -C "$pristine" apply --cached "$p" \
+           > "$dir.am.log" 2>&1; then
+      cat "$dir.am.log" >&2
+      rm -f "$dir.index"
+      die "the series in $patchdir does not apply to $kversion ($source): ${p##*/} fails (git apply, as git am would); rebase it"
+    fi
+  done
+  rm -f "$dir.index"
+  git -C "$pristine" worktree add -q --detach "$dir" pristine \
+    || die "cannot check out the pristine tree into $dir"
   if ! git -C "$dir" am "${applied[@]}" > "$dir.am.log" 2>&1; then
     cat "$dir.am.log" >&2
     git -C "$dir" am --abort >/dev/null 2>&1 || true
-    die "the series in $patchdir does not apply with git am to $kversion ($source); rebase it"
+    die "the series in $patchdir does not apply to $kversion ($source) with git am; rebase it"
   fi
 }
 
@@ -189,7 +214,7 @@ if [ -n "$check" ]; then
     exit 0
   fi
   work=$cache/kernel/check-$$
-  trap 'git -C "$pristine" worktree remove --force "$work" >/dev/null 2>&1; rm -rf "$work" "$work.am.log" "$work.stub" "$work.series" "$work.build"' EXIT
+  trap 'git -C "$pristine" worktree remove --force "$work" >/dev/null 2>&1 || true; rm -rf "$work" "$work.am.log" "$work.index" "$work.stub" "$work.series" "$work.build"' EXIT
   worktree "$work"
   { echo "git am onto $kversion ($source):"; cat "$work.am.log"
     git -C "$work" log --oneline pristine..HEAD; } > "$check/am.log"
@@ -228,7 +253,21 @@ if [ -n "$check" ]; then
     grep -n -A3 'BUILD_BUG_ON([0-9]* - 1' "$work/fs/fcntl.c" || echo "no flag count in fs/fcntl.c"
     grep -n 'VALID_OPEN_FLAGS' -A5 "$work/include/linux/fcntl.h" | head -n 6
   } > "$check/fcntl.log"
-  if make -s -C "$work" O="$work.build" allnoconfig >> "$check/fcntl.log" 2>&1 \
+  # A finished kernel build of this tarball with this series compiled
+  # fs/fcntl.c, whatever its configuration: fcntl_init() and its
+  # BUILD_BUG_ON depend on none.  Then the check need not compile it
+  # again (a minute and more, cold).
+  built= ssum=$(series_sum)
+  for b in "$cache"/kernel/osync-*; do
+    if [ -f "$b/bzImage" ] && [ "$(cat "$b/series.sha256" 2>/dev/null)" = "$ssum" ] \
+       && [ "$(awk '{print $NF}' "$b/source" 2>/dev/null)" = "$srcsum" ]; then
+      built=$b
+      break
+    fi
+  done
+  if [ -n "$built" ]; then
+    echo "fcntl: fs/fcntl.o builds, fcntl_init's open flag count holds (compiled in the kernel build $built)" | tee -a "$check/fcntl.log"
+  elif make -s -C "$work" O="$work.build" allnoconfig >> "$check/fcntl.log" 2>&1 \
      && make -C "$work" O="$work.build" -j"$jobs" fs/fcntl.o >> "$check/fcntl.log" 2>&1 \
      && [ -f "$work.build/fs/fcntl.o" ]; then
     echo "fcntl: fs/fcntl.o builds, fcntl_init's open flag count holds" | tee -a "$check/fcntl.log"
@@ -285,7 +324,7 @@ for old in "$cache"/kernel/work-*; do
   [ -e "$old" ] && rm -rf "$old"
 done
 git -C "$pristine" worktree prune
-trap 'git -C "$pristine" worktree remove --force "$work" >/dev/null 2>&1; rm -rf "$work" "$work.am.log" "$work.build" "$work.series"' EXIT
+trap 'git -C "$pristine" worktree remove --force "$work" >/dev/null 2>&1 || true; rm -rf "$work" "$work.am.log" "$work.index" "$work.build" "$work.series"' EXIT
 echo "build-kernel.sh: building $kversion with the series in $patchdir (about 10 minutes)"
 worktree "$work"
 rm -rf "$work.build"
@@ -326,6 +365,7 @@ mkdir -p "$out.tmp"
 cp "$work.build/arch/x86/boot/bzImage" "$out.tmp/bzImage"
 cp "$work.build/.config" "$out.tmp/config"
 git -C "$work" log --oneline pristine..HEAD > "$out.tmp/series"
+series_sum > "$out.tmp/series.sha256"
 echo "$kversion" > "$out.tmp/version"
 echo "$source $srcsum" > "$out.tmp/source"
 mv "$out.tmp" "$out"
