@@ -54,8 +54,9 @@ if [ -z "$tarball" ]; then
 fi
 [ -f "$tarball" ] || die "$tarball does not exist; install Debian's glibc-source (apt-get install glibc-source) or give the tarball with --with-glibc-$base-tarball=FILE"
 sum=$(sha256sum "$tarball" | cut -d' ' -f1)
-# What the three decompressions below found (6 to 9 s) is kept by the
-# tarball's sha256: a file with that hash is that tarball.
+# What the three decompressions below found is kept by the tarball's
+# sha256 (a file with that hash is that tarball): this script took
+# 5.3 s on 2.36's tarball without it, 0.1 s with it.
 seen=$cache/tarballs/seen-$sum
 if [ -s "$seen" ]; then
   read -r top version < "$seen"
