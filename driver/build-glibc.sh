@@ -174,11 +174,13 @@ else
     die "glibc's configure failed for $base $variant $abi; see $obj/configure.log"
   fi
 fi
-# One job more than there are processors: make's serial stretches (the
-# start of each subdirectory, the links) leave a processor idle at -jN.
-# This script's run for the patched 2.36 on the baseline's objects
-# (copy, make, make install) took 425 s with -j3 and 454 s with -j2 on
-# this project's 2-processor machine kind (2026-12-04, one run each).
+# One job more than there are processors, meant to fill make's serial
+# stretches (the start of each subdirectory, the links).  Measured on
+# this project's 2-processor machine kind, this script's run for the
+# patched 2.36 on the baseline's objects (copy, make, make install),
+# three runs each, alternating (2026-12-04): -j3 425, 431 and 408 s,
+# -j2 454, 403 and 418 s.  No difference shows through the machine's
+# drift; -j3 stays because it is not slower.
 jobs=$(( $(nproc) + 1 ))
 if ! with_log build.log make -j"$jobs" ; then
   die "the glibc build failed for $base $variant $abi; see $obj/build.log (the last lines are above)"

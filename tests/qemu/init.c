@@ -3,7 +3,9 @@
    separated by spaces; the NAME=VALUE words go into the program's
    environment) with its output on the console between "osync-guest:
    begin LABEL" and "osync-guest: end LABEL STATUS MS ms" (MS: the
-   program's wall time in the guest), then power off.
+   program's wall time in the guest), then reboot, which ends QEMU
+   (guest.sh runs it with -no-reboot): a kernel without ACPI, as
+   kernel/build-kernel.sh builds them, cannot power the machine off.
    Three labels are commands of init itself: "@insmod MODULE.ko" loads
    a module, "@mount DEVICE DIR TYPE" mounts a file system and "@chdir
    DIR" makes DIR the working directory of the programs that follow.
@@ -99,6 +101,6 @@ main (void)
   printf ("osync-guest: done\n");
   fflush (stdout);
   sync ();
-  reboot (RB_POWER_OFF);
+  reboot (RB_AUTOBOOT);
   return 0;
 }
