@@ -10,7 +10,10 @@
    version a program built today links to).  Before each call the
    program calls access ("DIR/osync-wa-mark-N"), which the trace shows,
    and prints "N NAME@VERSION FLAGS: RESULT", RESULT being the mode of
-   the file it made or opened (fstat) or the error.  The sync bits come
+   the file it made or opened (fstat) or the error.  When it cannot call
+   an entry point (open_by_handle_at without a handle, which a file
+   system without handles refuses), it prints "skipped NAME@VERSION:
+   WHY" instead, once.  The sync bits come
    from the command line's compiler (-DOSYNC_RSYNC_BIT, and the
    asm-generic values of O_DSYNC and the kernel's __O_SYNC), not from
    the headers, so that the same program runs under both glibcs.
@@ -121,6 +124,7 @@ main (int argc, char **argv)
   int mount_id;
   int have_handle = name_to_handle_at (AT_FDCWD, file, handle, &mount_id,
 				       0) == 0;
+  int handle_err = errno;
   int dirfd = open (dir, O_RDONLY | O_DIRECTORY);
 
   for (int a = 2; a < argc; a++)
@@ -180,7 +184,12 @@ main (int argc, char **argv)
 	  else if (strcmp (sym, "open_by_handle_at") == 0)
 	    {
 	      if (!have_handle)
-		continue;
+		{
+		  if (s == 0)
+		    printf ("skipped %s: name_to_handle_at on %s failed with %s\n",
+			    argv[a], dir, strerrorname_np (handle_err));
+		  continue;
+		}
 	      mark (argv[a], O_RDWR | O_APPEND | O_CLOEXEC | sy);
 	      errno = 0;
 	      fd = ((int (*) (int, struct file_handle *, int)) f)
