@@ -4,6 +4,7 @@
 #
 #   boot-check.sh --cache DIR --out DIR [--linux VERSION | --newest]
 #                 [--patches DIR]
+#   boot-check.sh --judge FILE
 #
 # --newest (the default) takes the newest linux-source Debian offers in
 # any suite (driver/debian-suite.sh); when that is not newer than 6.12,
@@ -12,11 +13,19 @@
 # the tree with kernel/build-kernel.sh, boots it with tests/qemu/guest.sh
 # and runs tests/osync.matrix/rsynccell.c, built statically against this
 # machine's glibc with __O_RSYNC from the facts file, on the guest's
-# disk.  It fails unless the kernel keeps the bit (F_GETFL), an O_RSYNC
-# read of a dirty range writes and flushes, one of a range written back
-# but not flushed flushes, and one of a clean range with nothing written
-# since the last flush does no I/O.  The console and the cell's output
-# go to the --out directory.  The series is kernel/patches-mainline (the
+# disk.  It judges the cell's output by the rules the test matrix applies
+# to the new kernel (tests/osync.matrix/matrix.exp, judge_rsync), against
+# the yardsticks of the same run: the kernel keeps the bit (F_GETFL);
+# every O_RSYNC read of a dirty range (read, pread, readv, preadv2,
+# splice) costs exactly the writes and flushes fdatasync of that range
+# costs, an O_RSYNC|O_SYNC one what fsync costs, one of a range written
+# back but not flushed (or written with O_DIRECT) what fdatasync of it
+# costs; a plain read costs no I/O, a clean range and the O_DSYNC read
+# that changes only the atime exactly none; the O_SYNC one that changes
+# the atime a write and a flush at least; RWF_NOWAIT gets EAGAIN; and the
+# yardsticks tell fdatasync from fsync.  The console and the cell's output
+# go to the --out directory.  --judge FILE judges a saved output only
+# (the self-test in tests/osync.kernel/mainline.exp).  The series is kernel/patches-mainline (the
 # series of kernel/patches rebased onto mainline) for a tree newer than
 # 6.12, kernel/patches otherwise, or the --patches directory.
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
@@ -25,9 +34,60 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 die () { echo "boot-check.sh: error: $*" >&2; exit 1; }
 
+# judge FILE: rsynccell's output FILE by the rules above; "ok: ..." and
+# "FAIL: ..." lines, status 1 if any failed.
+judge ()
+{
+  local want
+  want=$(printf '0%o' $(( $("$top/driver/facts.py" get OSYNC_RSYNC_BIT) | 010000 )))
+  awk -v want_getfl="$want" '
+    function say(ok, what) { print (ok ? "ok: " : "FAIL: ") what; if (!ok) bad = 1 }
+    function cost(c) { return w[c] "/" f[c] }
+    $1 == "rsync" { w[$2] = $3 + 0; f[$2] = $4 + 0 }
+    $1 == "open" { getfl = $2 }
+    $1 == "nowait" { nowait = $2 }
+    END {
+      n = split("plain dirty-read dirty-pread dirty-readv dirty-preadv2 dirty-splice " \
+                "clean sync-dirty dsync-atime sync-atime written-back direct " \
+                "yard-fdatasync yard-fsync yard-written-back yard-direct", all, " ")
+      for (i = 1; i <= n; i++)
+        if (!(all[i] in w))
+          say(0, "no result for " all[i])
+      if (bad)
+        exit 1
+      say(getfl == want_getfl, "F_GETFL keeps __O_RSYNC (" getfl ", want " want_getfl ")")
+      say(nowait == "EAGAIN", "RWF_NOWAIT gets EAGAIN (" nowait ")")
+      say(w["yard-fdatasync"] >= 1 && f["yard-fdatasync"] >= 1 \
+          && w["yard-fsync"] > w["yard-fdatasync"] && f["yard-fsync"] > f["yard-fdatasync"],
+          "the yardsticks tell fdatasync (" cost("yard-fdatasync") ") from fsync (" \
+          cost("yard-fsync") ") in writes/flushes")
+      split("yard-written-back yard-direct", y, " ")
+      for (i in y)
+        say(f[y[i]] >= 1 && w[y[i]] <= f[y[i]] + 0.25,
+            "the yardstick " y[i] " flushes and writes no data (" cost(y[i]) ")")
+      for (i = 1; i <= 12; i++) {
+        c = all[i]
+        if (c == "plain") {
+          say(w[c] < 0.5 && f[c] < 0.5, c ": no I/O (" cost(c) ")")
+        } else if (c == "clean" || c == "dsync-atime") {
+          say(w[c] == 0 && f[c] == 0, c ": no I/O at all, exactly (" cost(c) ")")
+        } else if (c == "sync-atime") {
+          say(w[c] >= 1 && f[c] >= 1, c ": at least a write and a flush, the access time (" cost(c) ")")
+        } else {
+          yard = (c == "sync-dirty") ? "yard-fsync" : \
+                 (c == "written-back" || c == "direct") ? "yard-" c : "yard-fdatasync"
+          say(w[c] == w[yard] && f[c] == f[yard],
+              c ": exactly what " yard " costs (" cost(c) ", " yard " " cost(yard) ")")
+        }
+      }
+      exit bad
+    }' "$1"
+}
+
 cache= out= linux= patches=
 while [ $# -gt 0 ]; do
   case $1 in
+    --judge) judge "$2"; exit $? ;;
     --cache) cache=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --linux) linux=$2; shift 2 ;;
@@ -69,20 +129,7 @@ sed -n '/^osync-guest: begin rsync/,/^osync-guest: end rsync/p' "$out/console.lo
 grep -qE '^osync-guest: end rsync 0( |$)' "$out/rsync.txt" \
   || die "rsynccell failed on linux-source-$linux (see $out/rsync.txt)"
 status=0
-check () { # WHAT AWK-CONDITION
-  if awk "$2 { ok = 1 } END { exit !ok }" "$out/rsync.txt"; then
-    echo "boot-check.sh: linux-source-$linux: $1: ok"
-  else
-    echo "boot-check.sh: linux-source-$linux: $1: FAIL" >&2
-    status=1
-  fi
-}
-want=$(printf '0%o' $(( bit | 010000 )))
-check "F_GETFL keeps __O_RSYNC" "\$1 == \"open\" && \$2 == \"$want\""
-check "a dirty range is written and flushed" "\$1 == \"rsync\" && \$2 == \"dirty-pread\" && \$3 >= 1 && \$4 >= 1"
-check "a written-back range is flushed" "\$1 == \"rsync\" && \$2 == \"written-back\" && \$4 >= 1"
-check "a clean range with nothing written since the last flush costs no I/O" "\$1 == \"rsync\" && \$2 == \"clean\" && \$3 == 0 && \$4 == 0"
-check "RWF_NOWAIT gets EAGAIN" "\$1 == \"nowait\" && \$2 == \"EAGAIN\""
+judge "$out/rsync.txt" | sed "s/^/boot-check.sh: linux-source-$linux: /" || status=1
 cat "$out/rsync.txt"
 [ $status = 0 ] || die "linux-source-$linux with the series does not do O_RSYNC reads right (see $out/rsync.txt)"
 echo "boot-check.sh: linux-source-$linux with the series boots and does O_RSYNC reads"
