@@ -2,10 +2,16 @@
 # Run glibc's own checks that this project's change can affect, on one
 # built tree, and write one line per test ("PASS: name", "FAIL: name",
 # "UNSUPPORTED: name", ...) to OUT.  The results are cached in the build
-# directory, keyed by this script, so a warm run costs nothing.
+# directory, keyed by this script, the test list, and what else decides
+# them: the running kernel, the user, the descriptors it inherited,
+# seccomp, /dev/shm and, with --baseline, the baseline's results; so
+# a warm run on the same machine costs nothing, and another kernel or
+# environment runs them again.
 #
 #   glibc-tests.sh --build OBJ-DIR --out FILE \
-#                  [--baseline BASELINE-RESULTS]
+#                  [--baseline BASELINE-RESULTS] [--print-key]
+#
+# --print-key prints the text the cache key is the hash of, and stops.
 #
 # OBJ-DIR is a glibc object directory (driver/build-glibc.sh prints
 # it); the source tree is the one it was configured from.
@@ -27,10 +33,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-build= out= baseline=
+build= out= baseline= print_key=
 while [ $# -gt 0 ]; do
   case $1 in
     --baseline) baseline=$2; shift 2 ;;
+    --print-key) print_key=1; out=-; shift ;;
     --build) build=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     *) die "unknown argument '$1'" ;;
@@ -50,7 +57,44 @@ run=run-built-tests=yes
 # fcntl.h is not part of the ISO C standards.
 standards="POSIX XPG4 XPG42 UNIX98 XOPEN2K POSIX2008 XOPEN2K8"
 
-stamp="$build/osync-tests-$( { cat "$0" "$list"; echo "$standards"; } | hash_stdin).sum"
+# What the results depend on besides the build: tst-open-osync's
+# outcome depends on the kernel (O_RSYNC, openat2), the user and
+# seccomp; glibc's tests on /dev/shm (shm_open, semaphores), the user
+# and the descriptors make check inherited (io/tst-close_range and
+# io/tst-closefrom close them, driver/glibc-known-failures); and with
+# --baseline, which failures are run again (FLAKY) on the baseline's
+# results.
+inherited=
+for f in /proc/$$/fd/*; do
+  case ${f##*/} in 0|1|2|255) continue ;; esac
+  # The listing's own descriptor is closed by now.
+  [ -e "$f" ] && inherited+=" ${f##*/}"
+done
+key ()
+{
+  cat "$0" "$list"
+  echo "standards: $standards"
+  echo "kernel: $(uname -srvm)"
+  echo "uid: $(id -u)"
+  echo "inherited descriptors:${inherited:- none}"
+  grep -E '^(Seccomp|Seccomp_filters|NoNewPrivs):' /proc/self/status \
+    || echo "seccomp: no status"
+  echo "seccomp actions: $(cat /proc/sys/kernel/seccomp/actions_avail 2>/dev/null || echo none)"
+  if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+    echo "/dev/shm: $(stat -f -c %T /dev/shm), writable"
+  else
+    echo "/dev/shm: missing or not writable"
+  fi
+  if [ -n "$baseline" ]; then
+    [ -f "$baseline" ] || die "no baseline results $baseline; run the baseline's tests first"
+    echo "baseline: $(hash_stdin < "$baseline")"
+  fi
+}
+if [ -n "$print_key" ]; then
+  key
+  exit 0
+fi
+stamp="$build/osync-tests-$(key | hash_stdin).sum"
 if [ -f "$stamp" ]; then
   cp "$stamp" "$out"
   exit 0
@@ -93,7 +137,9 @@ while read -r d patterns; do
   if [ "$patterns" = '*' ]; then
     note "glibc tests: $d ($build)"
     # Failures are in the .sum file; make's own status only says that
-    # some test failed.
+    # some test failed.  A .sum of an earlier run must not stand in for
+    # this one's.
+    rm -f "$d/subdir-tests.sum"
     make -k -j"$(nproc)" $run subdirs="$d" check > "check-$d.log" 2>&1 || true
     [ -f "$d/subdir-tests.sum" ] \
       || die "make check in $d wrote no $d/subdir-tests.sum; see $build/check-$d.log"

@@ -1,7 +1,9 @@
 #!/bin/bash
 # The driver behind the Makefile: osync.sh STEP [ARGS]
 #
-#   begin              start a run: its phase times start afresh
+#   begin              start a run: a new run id (results/run-id), which
+#                      every result of the run carries and the summary
+#                      checks; its phase times start afresh; no summary
 #   series             the patched tree and dist/NNNN-*.patch
 #   build VARIANT      build and install VARIANT (patched, baseline) for
 #                      every ABI in $ABIS
@@ -199,8 +201,11 @@ glibc_tests_one ()
   local variant=$1 base=$2 abi=$3 retry=()
   [ "$variant" = baseline ] \
     || retry=(--baseline "$OSYNC_RESULTS/glibc-baseline-$base-$abi.sum")
+  local out=$OSYNC_RESULTS/glibc-$variant-$base-$abi.sum
+  rm -f "$out.run-id"
   "$here/glibc-tests.sh" --build "$(state "build-$variant-$base-$abi")" \
-    "${retry[@]}" --out "$OSYNC_RESULTS/glibc-$variant-$base-$abi.sum"
+    "${retry[@]}" --out "$out" || return 1
+  run_id > "$out.run-id"
 }
 
 step_check_glibc ()
@@ -239,6 +244,7 @@ step_check_suite ()
   # block for each runtest run and a report from every test group.
   rm -rf "$dj/osync.sum" "$dj/osync.log" "$dj/runtest-status" "$dj"/lane-* "$dj/tmp"
   touch "$dj/started"
+  run_id > "$dj/run-id"
   # The test groups run two at a time, each in a runtest of its own
   # (its own directory, lane-GROUP), the longest first, by the wall
   # times of the last run (durations; a group never timed counts as the
@@ -334,9 +340,28 @@ step_check_suite ()
     || echo "osync.sh: runtest stopped with exit status $rc; the summary counts this as a failure; see $dj/lane-*/osync.log" >&2
 }
 
+# A run: results/run-id names it; every result of the run carries it,
+# and the summary takes only results of the current run, so that a make
+# check that stops before its summary leaves no "0 failed" behind.
+step_begin ()
+{
+  : > "$OSYNC_RESULTS/phases.txt"
+  rm -f "$OSYNC_RESULTS/summary.txt"
+  echo "$(date -u +%Y%m%dT%H%M%SZ)-$$-$RANDOM" > "$OSYNC_RESULTS/run-id"
+}
+
+# run_id: the current run's id; a step run on its own before any begin
+# starts a run.
+run_id ()
+{
+  [ -s "$OSYNC_RESULTS/run-id" ] || step_begin
+  cat "$OSYNC_RESULTS/run-id"
+}
+
 step_summary ()
 {
   "$PYTHON" "$here/summary.py" --results "$OSYNC_RESULTS" --abis "$ABIS" \
+    --all-abis "${ALL_ABIS:-$ABIS}" \
     --bases "$BASES" --state "$OSYNC_STATE" --top "$OSYNC_TOP" \
     --base-abis "$OSYNC_BACKPORT_BASE=$(abis_of "$OSYNC_BACKPORT_BASE")"
 }
@@ -355,7 +380,7 @@ record_phase ()
 }
 trap 'record_phase "$@"' EXIT
 case $step in
-  begin) : > "$OSYNC_RESULTS/phases.txt" ;;
+  begin) step_begin ;;
   series) step_series ;;
   build) step_build "$@" ;;
   demo) step_demo ;;

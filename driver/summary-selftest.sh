@@ -36,9 +36,32 @@ if [ ${#own[@]} -eq 0 ]; then
   exit 1
 fi
 mapfile -t groups < <(cd "$top/tests" && ls -1 osync.*/*.exp)
+# The least number of tests of each group (tests/minimums).
+declare -A minimum
+while read -r g m; do
+  case $g in ''|'#'*) continue ;; esac
+  minimum[$g]=$m
+done < "$top/tests/minimums"
+# A failure both trees may share: the first of the known ones.
+known=$(awk '!/^#/ && NF { print $1; exit }' "$here/glibc-known-failures")
+if [ -z "$known" ]; then
+  echo "FAIL: summary: $here/glibc-known-failures names no test; the self-test needs one"
+  exit 1
+fi
 
-# clean DIR: a synthetic results directory in which everything passed.
+# clean DIR: a synthetic results directory in which everything passed
+# (made once, then copied).
 clean ()
+{
+  [ -d "$tmp/clean" ] || make_clean "$tmp/clean"
+  rm -rf "$1"
+  cp -a "$tmp/clean" "$1"
+  # The suite started a minute ago and wrote its summary now.
+  touch -d '-1 minute' "$1/dejagnu/started"
+  touch "$1/dejagnu/osync.sum"
+}
+
+make_clean ()
 {
   local d=$1 b a v i g
   rm -rf "$d"
@@ -49,14 +72,17 @@ clean ()
         {
           for i in $(seq 1 200); do echo "PASS: io/tst-synthetic-$i"; done
           echo "UNSUPPORTED: misc/tst-needs-hardware"
-          echo "FAIL: io/tst-fails-on-both"
+          echo "FAIL: $known"
           if [ $v = patched ]; then
             for i in "${own[@]}"; do echo "PASS: io/$i"; done
           fi
         } > "$d/glibc-$v-$b-$a.sum"
+        echo selftest-run > "$d/glibc-$v-$b-$a.sum.run-id"
       done
     done
   done
+  echo selftest-run > "$d/run-id"
+  echo selftest-run > "$d/dejagnu/run-id"
   touch -d '-1 minute' "$d/dejagnu/started"
   # Two runtest runs joined, as check-suite's lanes leave osync.sum.
   local half=$(( (${#groups[@]} + 1) / 2 ))
@@ -64,10 +90,11 @@ clean ()
     > "$d/dejagnu/osync.sum"
 }
 
-# lane_sum GROUP...: one runtest run's .sum in which GROUPs passed.
+# lane_sum GROUP...: one runtest run's .sum in which GROUPs passed,
+# each with as many tests as its minimum.
 lane_sum ()
 {
-  local g
+  local g i n=0
   echo "Test run by root on $(date)"
   echo "Native configuration is x86_64-pc-linux-gnu"
   echo
@@ -78,17 +105,24 @@ lane_sum ()
   echo "Running target unix"
   for g in "$@"; do
     echo "Running $top/tests/$g ..."
-    echo "PASS: $g: synthetic check"
+    for i in $(seq 1 "${minimum[$g]:-1}"); do
+      echo "PASS: $g: synthetic check $i"
+      n=$((n + 1))
+    done
   done
   printf '\n\t\t=== osync Summary ===\n\n'
-  printf '# of expected passes\t\t%d\n' $#
+  printf '# of expected passes\t\t%d\n' $n
 }
 
-# run NAME DIR: summary.py on DIR; its status in $rc, output in $out.
+# run NAME DIR [ARG...]: summary.py on DIR; its status in $rc, output
+# in $out.
 run ()
 {
-  out=$("$python" "$here/summary.py" --results "$2" --state "$2" \
-          --abis "$abis" --bases "$bases" --top "$top" 2>&1)
+  local d=$2
+  shift 2
+  out=$("$python" "$here/summary.py" --results "$d" --state "$d" \
+          --abis "$abis" --all-abis "$abis" --bases "$bases" --top "$top" \
+          "$@" 2>&1)
   rc=$?
 }
 
@@ -233,7 +267,7 @@ recount "$d/dejagnu/osync.sum"
 run nogroup "$d"
 must_fail "a test group that never ran is a failure" "test group $g never ran"
 clean "$d"
-sed -i "\\|^Running .*/$g \\.\\.\\.\$|{n;d}" "$d/dejagnu/osync.sum"
+sed -i "\\|^PASS: $g: |d" "$d/dejagnu/osync.sum"
 recount "$d/dejagnu/osync.sum"
 run emptygroup "$d"
 must_fail "a test group without a result is a failure" \
@@ -268,17 +302,13 @@ run ownunsupported "$d"
 must_fail "an UNSUPPORTED test of the patch is a failure" \
   "did not pass.*io/${own[0]}"
 
-# 9. A retried pass of one of glibc's tests: shown by name, not a pass.
+# 9. A glibc test that passes on the baseline and failed once on the
+# patched tree (passed when run again): a failure, not a skip.
 clean "$d"
 sed -i "s|^PASS: io/tst-synthetic-3\$|FLAKY: io/tst-synthetic-3|" "$d/glibc-patched-2.44-x86_64.sum"
 run flaky "$d"
-last=$(tail -n 1 <<<"$out")
-if grep -q 'FLAKY.*io/tst-synthetic-3' <<<"$out" \
-   && [ "${last%% passed*}" -eq $((clean_passed - 1)) ]; then
-  pass "a retried pass of a glibc test is shown as FLAKY, not counted as a pass ($last)"
-else
-  fail "a retried pass of a glibc test is shown as FLAKY, not counted as a pass (clean: $clean_passed passed; now: $(tr '\n' ' ' <<<"$out"))"
-fi
+must_fail "a glibc test that passes on the baseline and passed only on a retry on the patched tree is a failure" \
+  'FLAKY: failed on the patched tree.*counted as failures.*io/tst-synthetic-3 \(baseline PASS\)'
 
 # 10. A port whose cross compiler is missing.
 clean "$d"
@@ -301,7 +331,29 @@ run few "$d"
 must_fail "a glibc run with too few results is a failure" \
   'only [0-9]+ results for the patched tree'
 
-# 12. A new failure the baseline does not share.
+# 12. Failures both trees share: a known one (driver/glibc-known-
+# failures) is a skip with its reason; any other is a failure.
+clean "$d"
+run knownshared "$d"
+if [ $rc -eq 0 ] && grep -Eq "x glibc test fails on both trees, a known failure .*: $known: [^ ]" <<<"$out"; then
+  pass "a known failure both trees share is a skip, with its reason"
+else
+  fail "a known failure both trees share is a skip, with its reason (exit $rc: $(tr '\n' ' ' <<<"$out"))"
+fi
+clean "$d"
+for v in baseline patched; do
+  echo "FAIL: io/tst-fails-on-both" >> "$d/glibc-$v-2.36-x86_64.sum"
+done
+run unknownshared "$d"
+must_fail "a failure both trees share that is not a known one is a failure" \
+  'fail on both trees and are not known failures.*io/tst-fails-on-both'
+clean "$d"
+printf 'io/tst-without-reason\n' > "$tmp/known"
+run noreason "$d" --known-failures "$tmp/known"
+must_fail "a known failure without its reason is refused" \
+  'not a "TEST REASON" line'
+
+# 12a. A new failure the baseline does not share.
 clean "$d"
 sed -i "s|^PASS: io/tst-synthetic-9\$|FAIL: io/tst-synthetic-9|" "$d/glibc-patched-2.44-i386.sum"
 run newfail "$d"
@@ -371,6 +423,122 @@ if [ "$got" = "tst-a tst-b tst-c 0" ]; then
   pass "the patch's tests come from its Makefile fragments, helpers excluded ($got)"
 else
   fail "the patch's tests come from its Makefile fragments, helpers excluded (got '$got', want 'tst-a tst-b tst-c 0')"
+fi
+
+# 15. Results of another run than the current one (results/run-id).
+clean "$d"
+echo earlier-run > "$d/glibc-patched-2.36-x86_64.sum.run-id"
+run otherrun "$d"
+must_fail "a glibc result of an earlier run is a failure" \
+  'glibc-patched-2.36-x86_64.sum was made by run earlier-run, not by this run'
+clean "$d"
+rm "$d/glibc-baseline-2.44-x86_64.sum.run-id"
+run norunid "$d"
+must_fail "a glibc result no run claims is a failure" \
+  'glibc-baseline-2.44-x86_64.sum was made by no known run'
+clean "$d"
+echo earlier-run > "$d/dejagnu/run-id"
+run suiterun "$d"
+must_fail "a DejaGnu suite of an earlier run is a failure" \
+  'osync.sum was made by run earlier-run'
+clean "$d"
+rm "$d/run-id"
+run nocurrent "$d"
+must_fail "results without a current run (results/run-id) are a failure" \
+  'no .*run-id: nothing says which run'
+# ... and the driver's begin starts a run: a new id, no old summary.
+clean "$d"
+echo "0 passed, 0 failed" > "$d/summary.txt"
+if OSYNC_TOP=$top OSYNC_CACHE=$tmp/cache GLIBC_TARBALL=none \
+     OSYNC_STATE=$tmp/state OSYNC_RESULTS=$d OSYNC_DIST=$tmp/dist ABIS=x86_64 \
+     PYTHON=$python "$here/osync.sh" begin > "$tmp/begin.out" 2>&1 \
+   && [ ! -e "$d/summary.txt" ] && [ -s "$d/run-id" ] \
+   && [ "$(cat "$d/run-id")" != selftest-run ]; then
+  pass "osync.sh begin writes a new run id and removes the last summary"
+else
+  fail "osync.sh begin writes a new run id and removes the last summary ($(cat "$tmp/begin.out"); run-id $(cat "$d/run-id" 2>&1); summary.txt $( [ -e "$d/summary.txt" ] && echo left || echo gone))"
+fi
+run afterbegin "$d"
+must_fail "after begin, the results of the run before are a failure" \
+  'was made by run selftest-run, not by this run'
+
+# 16. A test group that runs fewer tests than its minimum, or has none.
+g=${groups[0]}
+clean "$d"
+sed -i "0,\\|^PASS: $g: |{\\|^PASS: $g: |d}" "$d/dejagnu/osync.sum"
+recount "$d/dejagnu/osync.sum"
+run shrunk "$d"
+must_fail "a test group that runs fewer tests than its minimum is a failure" \
+  "test group $g ran [0-9]+ tests .*fewer than its minimum of ${minimum[$g]}"
+fake=$tmp/mintop
+rm -rf "$fake"
+mkdir -p "$fake/tests"
+for x in "$top"/*; do
+  case ${x##*/} in tests) ;; *) ln -s "$x" "$fake/" ;; esac
+done
+for x in "$top"/tests/*; do ln -s "$x" "$fake/tests/"; done
+rm "$fake/tests/minimums"
+grep -v "^$g " "$top/tests/minimums" > "$fake/tests/minimums"
+clean "$d"
+out=$("$python" "$here/summary.py" --results "$d" --state "$d" --abis "$abis" \
+        --bases "$bases" --top "$fake" 2>&1)
+rc=$?
+must_fail "a test group without a minimum in tests/minimums is a failure" \
+  "test group $g has no minimum in tests/minimums"
+
+# 17. What was not tested counts as skipped, with the reason: a group
+# that reported only UNSUPPORTED, an ABI not built.
+clean "$d"
+sed -i "s|^PASS: \\($g: .*\\)|UNSUPPORTED: \\1|" "$d/dejagnu/osync.sum"
+recount "$d/dejagnu/osync.sum"
+run onlyunsupported "$d"
+last=$(tail -n 1 <<<"$out")
+if [ $rc -eq 0 ] && grep -q "NOT TESTED: test group $g reported only UNSUPPORTED (${minimum[$g]}," <<<"$out" \
+   && [[ $last =~ ,\ ([0-9]+)\ skipped$ ]] && [ "${BASH_REMATCH[1]}" -ge "${minimum[$g]}" ]; then
+  pass "a test group that reported only UNSUPPORTED is named as not tested, its results skipped ($last)"
+else
+  fail "a test group that reported only UNSUPPORTED is named as not tested, its results skipped (exit $rc: $(tr '\n' ' ' <<<"$out"))"
+fi
+clean "$d"
+run clean2 "$d"
+clean_skipped=$(tail -n 1 <<<"$out" | sed -n 's/.*, \([0-9]*\) skipped$/\1/p')
+rm "$d"/glibc-*-i386.sum*
+out=$("$python" "$here/summary.py" --results "$d" --state "$d" --abis x86_64 \
+        --all-abis "x86_64 i386" --bases "$bases" --top "$top" 2>&1)
+rc=$?
+last=$(tail -n 1 <<<"$out")
+# Two trees fewer, each with one UNSUPPORTED and one known failure;
+# two ABIs not built.
+if [ $rc -eq 0 ] && [ "$(grep -c "x glibc 2\.[0-9]*, i386: not built" <<<"$out")" -eq 2 ] \
+   && [[ $last =~ ,\ ([0-9]+)\ skipped$ ]] \
+   && [ "${BASH_REMATCH[1]}" -eq $(( ${clean_skipped:-0} - 4 + 2 )) ]; then
+  pass "an ABI not built counts as skipped, once for each base ($last)"
+else
+  fail "an ABI not built counts as skipped, once for each base (clean: ${clean_skipped:-?} skipped with two ABIs; exit $rc: $(tr '\n' ' ' <<<"$out"))"
+fi
+
+# 18. glibc-tests.sh keeps its results by the kernel and the environment
+# too, and by the baseline's results.
+fb=$tmp/fakebuild
+mkdir -p "$fb/obj" "$fb/src"
+touch "$fb/obj/.osync-installed" "$fb/src/version.h"
+echo "srcdir = $fb/src" > "$fb/obj/Makefile"
+echo "FAIL: io/tst-a" > "$tmp/base1"
+echo "PASS: io/tst-a" > "$tmp/base2"
+k1=$("$here/glibc-tests.sh" --build "$fb/obj" --baseline "$tmp/base1" --print-key 2>&1)
+k2=$("$here/glibc-tests.sh" --build "$fb/obj" --baseline "$tmp/base2" --print-key 2>&1)
+k3=$(exec 9</dev/null; "$here/glibc-tests.sh" --build "$fb/obj" --print-key 2>&1)
+missing=
+grep -qxF "kernel: $(uname -srvm)" <<<"$k1" || missing+=" the kernel"
+grep -Eq '^inherited descriptors:.* 9( |$)' <<<"$k3" || missing+=" the inherited descriptors"
+grep -qxF "uid: $(id -u)" <<<"$k1" || missing+=" the user"
+{ grep -q '^Seccomp' <<<"$k1" && grep -q '^seccomp actions: ' <<<"$k1"; } || missing+=" seccomp"
+grep -q '^/dev/shm: ' <<<"$k1" || missing+=" /dev/shm"
+[ "$k1" != "$k2" ] || missing+=" the baseline's results"
+if [ -z "$missing" ]; then
+  pass "glibc's test results are cached by the kernel, the user, the inherited descriptors, seccomp, /dev/shm and the baseline's results"
+else
+  fail "glibc's test results are cached by the kernel, the user, the inherited descriptors, seccomp, /dev/shm and the baseline's results (the key lacks$missing: $(tr '\n' ' ' <<<"$k1"))"
 fi
 
 rm -rf "$tmp"

@@ -5,17 +5,21 @@
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 """Write results/summary.txt and print it; exit 1 on any failure.
 
-A glibc test counts as failed only if it fails on the patched tree and
-not on the baseline built the same way: failures the baseline shares
-come from the machine, not from the patch, and are listed, not counted.
-These count as failures too, so that nothing wrong reads as "0 failed":
+A glibc test counts as failed if it fails on the patched tree and not
+on the baseline built the same way.  A failure the baseline shares is
+counted as skipped, with its reason, only if driver/glibc-known-failures
+names it (io/tst-close_range, io/tst-closefrom): any other shared
+failure is a failure too, since an environment that breaks a test on
+both trees hides every regression in it.  These count as failures too,
+so that nothing wrong reads as "0 failed":
 
   - a test that passes on the baseline and is UNSUPPORTED (or UNTESTED,
     XFAIL) on the patched tree: the patch took something away;
+  - a test that failed on the patched tree and passed when run again
+    (FLAKY; glibc-tests.sh runs again a failure the baseline lacks): an
+    intermittent failure the patch may cause;
   - a test of the patch (the tst-* files among the glibc fragments)
     that is missing, not a PASS, or passed only when run again (FLAKY);
-    glibc's own FLAKY tests are listed by name and counted as skipped,
-    never as passes;
   - a DejaGnu summary (osync.sum, the .sum files of check-suite's
     runtest runs joined) that is older than the start of the suite's
     run (results/dejagnu/started, which check-suite writes), in which
@@ -23,8 +27,21 @@ These count as failures too, so that nothing wrong reads as "0 failed":
     that disagree with its lines, or in which a test group (a .exp
     file of a tests/osync.*/ directory) did not report, or runtest's
     exit status (results/dejagnu/runtest-status) says it stopped;
+  - a test group that ran fewer tests (results other than UNSUPPORTED
+    and UNTESTED) than tests/minimums gives it, or that has no line
+    there: a group that silently shrinks;
   - a port of tests/ports reported UNSUPPORTED (its cross compiler is
-    missing: configure installs them all for make check).
+    missing: configure installs them all for make check);
+  - a result that another run made: results/run-id names the run that
+    make check's first step started, and each glibc .sum file
+    (FILE.run-id) and the DejaGnu suite (dejagnu/run-id) must carry it.
+
+What was not tested counts as skipped, with the reason: an ABI of the
+project (--all-abis, the Makefile's ALL_ABIS) that this run did not
+build (one for each base), glibc's tests of an ABI this machine cannot
+execute, a known failure both trees share, every UNSUPPORTED line of
+the suite; and a test group that reported only UNSUPPORTED is named as
+not tested.
 
 The last line is "N passed, N failed" with ", N skipped" when some
 were skipped.
@@ -211,12 +228,14 @@ def expected_groups(top):
                                                   '*.exp')))
 
 
-def check_dejagnu(path, started, groups):
+def check_dejagnu(path, started, groups, minimums=None):
     """Problems with a DejaGnu .sum that make its results unusable or
-    incomplete, as a list of sentences, and the results read."""
+    incomplete, as a list of sentences, the results read, and the test
+    groups that reported only UNSUPPORTED ({group: their names}).
+    MINIMUMS: {group: least number of tests run}, from tests/minimums."""
     problems = []
     if not os.path.exists(path):
-        return ['no %s: the suite did not run (make check-suite)' % path], {}
+        return ['no %s: the suite did not run (make check-suite)' % path], {}, {}
     if not os.path.exists(started):
         problems.append('no %s: nothing shows when the suite was started, '
                         'so %s may be stale; run make check-suite'
@@ -226,6 +245,8 @@ def check_dejagnu(path, started, groups):
                         'a stale result; run make check-suite'
                         % (path, started))
     seen = {}
+    ran = {}            # Per group: results other than UNSUPPORTED, UNTESTED.
+    skips = {}          # Per group: the names of its UNSUPPORTED results.
     current = None
     # One entry a runtest run: check-suite runs the groups in lanes, one
     # runtest each, and joins their .sum files; each run starts with
@@ -245,6 +266,8 @@ def check_dejagnu(path, started, groups):
                 parts = m.group(1).split('/')
                 current = '/'.join(parts[-2:])
                 seen.setdefault(current, 0)
+                ran.setdefault(current, 0)
+                skips.setdefault(current, [])
                 continue
             if re.match(r'\s*=== \S+ Summary ===$', line):
                 run['in_summary'] = True
@@ -260,6 +283,10 @@ def check_dejagnu(path, started, groups):
                                                               0) + 1
                 if current is not None:
                     seen[current] += 1
+                    if m.group(1) == 'UNSUPPORTED':
+                        skips[current].append(m.group(2).strip())
+                    elif m.group(1) != 'UNTESTED':
+                        ran[current] += 1
     if not runs:
         problems.append('%s is empty: runtest stopped before it ran a test '
                         '(see osync.log next to it)' % path)
@@ -278,13 +305,84 @@ def check_dejagnu(path, started, groups):
                                 '%d such lines: a damaged file'
                                 % (which, declared.get(kind, 0), kind,
                                    counts.get(kind, 0)))
+    only_unsupported = {}
     for g in groups:
         if g not in seen:
             problems.append('test group %s never ran (no "Running" line in '
                             '%s)' % (g, path))
         elif seen[g] == 0:
             problems.append('test group %s reported no result' % g)
-    return problems, read_sum(path)
+        elif ran[g] == 0 and skips[g]:
+            # Nothing tested: named, and its lines count as skipped.
+            only_unsupported[g] = skips[g]
+        elif minimums is not None and g not in minimums:
+            problems.append('test group %s has no minimum in tests/minimums; '
+                            'add "%s %d" (the tests it ran)' % (g, g, ran[g]))
+        elif minimums is not None and ran[g] < minimums[g]:
+            problems.append('test group %s ran %d tests (results other than '
+                            'UNSUPPORTED), fewer than its minimum of %d '
+                            '(tests/minimums): a group that shrank; find the '
+                            'tests it no longer runs' % (g, ran[g], minimums[g]))
+    return problems, read_sum(path), only_unsupported
+
+
+def read_pairs(path, pattern, form):
+    """The "KEY VALUE" lines of PATH (# starts a comment), each matching
+    PATTERN (two groups), as {key: value}; FORM names the line's form
+    in the error for one that does not match."""
+    pairs = {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.split('#', 1)[0].strip()
+            if line:
+                m = re.fullmatch(pattern, line)
+                if not m:
+                    raise SystemExit('summary.py: %s:%d: not a "%s" line: %r'
+                                     % (path, n, form, line))
+                pairs[m.group(1)] = m.group(2)
+    return pairs
+
+
+def read_known_failures(path):
+    """driver/glibc-known-failures: {test: reason}; a line without its
+    reason is an error."""
+    return read_pairs(path, r'(\S+)\s+(\S.*)', 'TEST REASON')
+
+
+def read_minimums(path):
+    """tests/minimums: {group: least number of tests run}."""
+    return {g: int(n) for g, n in read_pairs(
+        path, r'(osync\.\S+/\S+\.exp)\s+(\d+)', 'osync.DIR/GROUP.exp N').items()}
+
+
+def run_problems(results, files):
+    """The FILES (results read) that another run than the current one
+    (results/run-id) made, as a list of sentences: each glibc .sum
+    carries the id of the run that made it in FILE.run-id, the DejaGnu
+    suite's osync.sum in dejagnu/run-id."""
+    path = os.path.join(results, 'run-id')
+    if not os.path.exists(path):
+        return ['no %s: nothing says which run the results belong to, so '
+                'they may be an earlier run\'s; run make check (its first '
+                'step, check-begin, starts a run)' % path]
+    with open(path) as f:
+        run = f.read().strip()
+    problems = []
+    for sum_ in files:
+        if not os.path.exists(sum_):
+            continue            # Reported as missing elsewhere.
+        stamp = (os.path.join(os.path.dirname(sum_), 'run-id')
+                 if sum_.endswith('osync.sum') else sum_ + '.run-id')
+        got = None
+        if os.path.exists(stamp):
+            with open(stamp) as f:
+                got = f.read().strip()
+        if got != run:
+            problems.append('%s was made by %s, not by this run (%s, in %s): '
+                            'a result of an earlier run; run make check'
+                            % (sum_, 'run ' + got if got else 'no known run',
+                               run, path))
+    return problems
 
 
 def read_phases(path):
@@ -320,12 +418,24 @@ def main():
                         help='the ABIs of BASE, when they are not all of '
                         '--abis (the backport is built for fewer)')
     parser.add_argument('--top', default=TOP,
-                        help='the project (for the patch\'s tests and the '
-                        'DejaGnu test groups)')
+                        help='the project (for the patch\'s tests, the '
+                        'DejaGnu test groups and their minimums)')
+    parser.add_argument('--all-abis', default='',
+                        help='every ABI the project builds (the Makefile\'s '
+                        'ALL_ABIS); each one a base is not built for counts '
+                        'as a skip')
+    parser.add_argument('--known-failures',
+                        default=os.path.join(TOP, 'driver',
+                                             'glibc-known-failures'),
+                        help='the glibc tests that may fail on both trees, '
+                        'each with its reason')
     args = parser.parse_args()
     out = []
     passed = failed = skipped = 0
     skip_reasons = {}
+    known = read_known_failures(args.known_failures)
+    all_abis = args.all_abis.split() or args.abis.split()
+    read_files = []     # The results read, which must be this run's.
     frag_problems = []
     new_tests = patch_tests(args.top, frag_problems)
     for p in frag_problems:
@@ -354,13 +464,33 @@ def main():
     for item in args.base_abis:
         b, _, a = item.partition('=')
         base_abis[b] = a.split()
+    def shared_failure(test):
+        """A test that fails on both trees: a known failure is skipped,
+        with its reason; True (a failure) for any other."""
+        if test in known:
+            skip('glibc test fails on both trees, a known failure '
+                 '(driver/glibc-known-failures): %s: %s' % (test, known[test]))
+            return False
+        return True
+
     for base in bases:
-        for abi in base_abis.get(base, args.abis.split()):
+        built = base_abis.get(base, args.abis.split())
+        for abi in all_abis:
+            if abi not in built:
+                label = 'glibc %s, %s' % (base, abi) if base else abi
+                skip('%s: not built (ABIS=%s), so neither glibc\'s tests nor '
+                     'the suite\'s %s runs ran; make check ABIS=\'%s\' builds '
+                     'and checks it' % (label, ' '.join(built), abi,
+                                        ' '.join(all_abis)))
+                out.append('  %s: not built, not tested (ABIS=%s)'
+                           % (label, ' '.join(built)))
+        for abi in built:
             tag = '%s-%s' % (base, abi) if base else abi
             label = 'glibc %s, %s' % (base, abi) if base else abi
             files = {v: os.path.join(args.results, 'glibc-%s-%s.sum'
                                      % (v, tag))
                      for v in ('baseline', 'patched')}
+            read_files.extend(files.values())
             missing = [v for v, p in files.items() if not os.path.exists(p)]
             for v in missing:
                 out.append('  %s: no results for the %s tree (%s); run make '
@@ -389,6 +519,10 @@ def main():
                     elif res in BAD and base_res.get(test) not in BAD:
                         out.append('    NEW failure: %s' % test)
                         failed += 1
+                    elif res in BAD and shared_failure(test):
+                        out.append('    fails on both trees, not a known '
+                                   'failure: %s' % test)
+                        failed += 1
                 passed += abi_pass
                 out.append('  %s: only conform and check-abi (%d pass on the '
                            'patched tree); %s' % (label, abi_pass,
@@ -407,6 +541,7 @@ def main():
             added = []
             lost = []
             flaky = []
+            unknown_shared = []
             abi_pass = 0
             for test, res in sorted(new.items()):
                 if is_patch_test(test):
@@ -414,11 +549,14 @@ def main():
                 if res == 'PASS':
                     abi_pass += 1
                 elif res == 'FLAKY':
-                    flaky.append(test)
-                    skip('glibc test failed, then passed when run again '
-                         '(FLAKY, not counted as a pass): %s' % test)
+                    # glibc-tests.sh runs again only a failure the
+                    # baseline lacks.
+                    flaky.append('%s (baseline %s)'
+                                 % (test, base_res.get(test, 'not run')))
                 elif res in BAD:
                     if base_res.get(test) in BAD:
+                        if shared_failure(test):
+                            unknown_shared.append(test)
                         continue
                     added.append(test)
                 elif base_res.get(test) in ('PASS', 'FLAKY'):
@@ -447,7 +585,8 @@ def main():
                     else:
                         own_bad.append(t)
             passed += abi_pass
-            failed += len(added) + len(vanished) + len(lost) + len(own_bad)
+            failed += (len(added) + len(vanished) + len(lost) + len(own_bad)
+                       + len(flaky) + len(unknown_shared))
             out.append('  %s: %d tests; %d pass on the patched tree'
                        % (label, len(new), abi_pass))
             out.append('    fail on the baseline: %s'
@@ -460,9 +599,15 @@ def main():
                 out.append('    pass on the baseline, not run on the patched '
                            'tree (counted as failures): %s' % ' '.join(lost))
             if flaky:
-                out.append('    FLAKY (failed, then passed when run again; '
-                           'counted as skipped, not as passes): %s'
-                           % ' '.join(flaky))
+                out.append('    FLAKY: failed on the patched tree, passed when '
+                           'run again (counted as failures: an intermittent '
+                           'failure the patch may cause): %s' % ' '.join(flaky))
+            if unknown_shared:
+                out.append('    fail on both trees and are not known failures '
+                           '(driver/glibc-known-failures; counted as failures: '
+                           'an environment that breaks a test on both trees '
+                           'hides a regression in it): %s'
+                           % ' '.join(unknown_shared))
             if vanished:
                 out.append('    run on the baseline but not on the patched '
                            'tree: %s' % ' '.join(vanished))
@@ -476,7 +621,14 @@ def main():
     started = os.path.join(args.results, 'dejagnu', 'started')
     out.append('')
     out.append("The project's DejaGnu suite (%s):" % suite)
-    problems, res = check_dejagnu(suite, started, expected_groups(args.top))
+    read_files.append(suite)
+    minimums = os.path.join(args.top, 'tests', 'minimums')
+    if not os.path.exists(minimums):
+        print('summary.py: no %s (the least number of tests of each DejaGnu '
+              'test group); restore it from git' % minimums, file=sys.stderr)
+        return 2
+    problems, res, only_unsupported = check_dejagnu(
+        suite, started, expected_groups(args.top), read_minimums(minimums))
     status = os.path.join(args.results, 'dejagnu', 'runtest-status')
     if os.path.exists(status):
         with open(status) as f:
@@ -507,6 +659,22 @@ def main():
     if counts:
         out.append('  ' + ', '.join('%d %s' % (n, r)
                                     for r, n in sorted(counts.items())))
+    for g, names in sorted(only_unsupported.items()):
+        out.append('  NOT TESTED: test group %s reported only UNSUPPORTED '
+                   '(%d, counted as skipped): %s' % (g, len(names), names[0]))
+
+    # Every result read must be this run's (results/run-id).
+    stale = run_problems(args.results, read_files)
+    run_file = os.path.join(args.results, 'run-id')
+    if os.path.exists(run_file):
+        with open(run_file) as f:
+            out.insert(0, 'Run %s (%s).' % (f.read().strip(), run_file))
+    if stale:
+        out.append('')
+        out.append('Results of another run:')
+        for p in stale:
+            out.append('  FAILED: ' + p)
+        failed += len(stale)
 
     phases = read_phases(os.path.join(args.results, 'phases.txt'))
     if phases:
