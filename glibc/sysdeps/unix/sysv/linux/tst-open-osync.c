@@ -514,8 +514,9 @@ probe_kernel_rsync (void)
     { .flags = O_RDONLY | O_DSYNC | __O_RSYNC };
   errno = 0;
   long int r = syscall (SYS_openat2, AT_FDCWD, "", &how, sizeof how);
-  printf ("info: openat2 probe: %s\n", r == 0 ? "opened" : strerror (errno));
-  return r == -1 && errno == ENOENT;
+  int err = errno;
+  printf ("info: openat2 probe: %s\n", r >= 0 ? "opened" : strerror (err));
+  return r == -1 && err == ENOENT;
 #else
   return false;
 #endif
@@ -579,12 +580,14 @@ install_filter (enum filter filter)
 static bool
 run_filtered (enum filter filter, void (*fn) (enum filter))
 {
+  fflush (stdout);
   pid_t pid = xfork ();
   if (pid == 0)
     {
       if (filter != filter_none && !install_filter (filter))
 	_exit (77);
       fn (filter);
+      fflush (stdout);
       _exit (0);
     }
   int status;
