@@ -102,7 +102,17 @@ __open_flags_rsync (int oflag)
 int
 __open_flags_refuse (void)
 {
-  __pthread_testcancel ();
+  /* The refusal stands for the system call: it acts on a pending
+     cancellation as SYSCALL_CANCEL does.  __pthread_testcancel cannot
+     be used: the build finds what ld.so takes from libc (openat64 is
+     one) by linking ld.so against libc with the cancellation entry
+     points of SYSCALL_CANCEL stubbed out, and __pthread_testcancel
+     would take the unwinder into that link.  */
+  struct pthread *self = THREAD_SELF;
+  if (!SINGLE_THREAD_P
+      && cancel_enabled_and_canceled (atomic_load_relaxed
+				      (&self->cancelhandling)))
+    __syscall_do_cancel ();
   __set_errno (EINVAL);
   return -1;
 }
