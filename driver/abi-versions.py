@@ -33,6 +33,8 @@ def read_versions(path, node):
             if len(fields) != 2:
                 raise SystemExit('%s: bad line (want "SYMBOL FAMILY"): %s'
                                  % (path, line.rstrip()))
+            if fields[1] == '-':
+                continue      # It keeps its one version.
             entries.append((fields[0], node))
     return entries
 

@@ -219,7 +219,8 @@ def init_repo(repo, name):
 
 
 def read_families(path):
-    """The entry-point table (Versions): {family: [symbols]}, in order."""
+    """The entry-point table (Versions): {family: [symbols]}, in order.
+    The family "-" holds the entry points that keep their one version."""
     fams = {}
     with open(path) as f:
         for n, line in enumerate(f, 1):
@@ -289,25 +290,59 @@ def add_abilist_symbols(repo, node, symbols):
     return count
 
 
-def add_news(repo, entry):
-    """Put ENTRY (a NEWS section) before the first "Version" line."""
+NEWS_SUBSECTION = ('Deprecated and removed features, and other changes '
+                   'affecting compatibility:')
+
+
+def add_news(repo, entry, version):
+    """Put ENTRY (the items of NEWS.entry, for NEWS_SUBSECTION) into the
+    section "Version VERSION" of NEWS: into its subsection NEWS_SUBSECTION,
+    in place of the placeholder a new section has there, or, if NEWS has
+    no such section yet (a release tarball), into a new one at the top."""
     path = os.path.join(repo, 'NEWS')
     with open(path) as f:
         lines = f.read().split('\n')
-    for i, line in enumerate(lines):
-        if line.startswith('Version '):
-            break
-    else:
+    items = entry.strip('\n').split('\n')
+    if items[0] == NEWS_SUBSECTION:
+        items = items[1:]
+    while items and not items[0].strip():
+        items.pop(0)
+    versions = [i for i, l in enumerate(lines) if l.startswith('Version ')]
+    if not versions:
         raise Error('%s has no "Version" line' % path)
-    lines[i:i] = entry.rstrip('\n').split('\n') + ['']
+    head = 'Version %s' % version
+    if head not in lines:
+        at = versions[0]
+        lines[at:at] = [head, '', NEWS_SUBSECTION, ''] + items + ['']
+    else:
+        start = lines.index(head)
+        end = next((i for i in versions if i > start), len(lines))
+        try:
+            sub = lines.index(NEWS_SUBSECTION, start, end)
+        except ValueError:
+            raise Error('%s: the section "%s" has no "%s" subsection'
+                        % (path, head, NEWS_SUBSECTION))
+        at = sub + 1
+        while at < end and not lines[at].strip():
+            at += 1
+        if at < end and lines[at].strip().startswith('[Add '):
+            del lines[at]
+            end -= 1
+        # The items first, each group of lines one blank line apart.
+        at = sub + 1
+        while at < end and not lines[at].strip():
+            at += 1
+        lines[sub + 1:at] = [''] + items + ['']
     with open(path, 'w') as f:
         f.write('\n'.join(lines))
 
 
-def commit_message(subject, body):
+def commit_message(subject, body, signer):
     """The commit message of an entry: the subject and the text before
     the GNU ChangeLog block (glibc dropped those in 2.31) and without
-    the project's own "Family:" lines."""
+    the project's own "Family:" lines, signed off by SIGNER ("Name
+    <email>", the identity of ChangeLog.entry's header; a person signs
+    off before the series is posted)."""
     kept = []
     for line in body.split('\n'):
         if line.startswith('\t* ') or line.startswith('\t'):
@@ -320,7 +355,12 @@ def commit_message(subject, body):
     if len(subject) > 72:
         raise Error('the subject "%s" has %d characters; at most 72'
                     % (subject, len(subject)))
-    return subject + '\n\n' + '\n'.join(kept) + '\n'
+    if not kept:
+        raise Error('the entry "%s" has no commit message: write what the '
+                    'commit changes and why before its ChangeLog lines'
+                    % subject)
+    return (subject + '\n\n' + '\n'.join(kept) + '\n\nSigned-off-by: '
+            + signer + '\n')
 
 
 def entry_families(body):
@@ -424,7 +464,7 @@ def build_series(top, base, tarball, tar_sha, cache, dist):
     named = {}
     for subject, body, files in entries:
         for fam in entry_families(body):
-            if fam not in families:
+            if fam not in families or fam == '-':
                 raise Error('ChangeLog.entry ("%s") names the family %s, '
                             'which Versions does not have' % (subject, fam))
         for name in sorted(set(files)):
@@ -504,8 +544,10 @@ def build_series(top, base, tarball, tar_sha, cache, dist):
                         os.unlink(f.name)
                 else:
                     write_new_file(patched, target, src_dir, frag, facts_)
-            if 'NEWS' in files and target_news:
-                add_news(patched, target_news)
+            # NEWS is upstream's: the backport leaves it alone.
+            if 'NEWS' in files and target_news and not overdir:
+                add_news(patched, target_news,
+                         facts_['OSYNC_NODE_VERSION'])
             fams = entry_families(body)
             for fam in fams:
                 add_node_symbols(patched, facts_['OSYNC_NODE'],
@@ -516,7 +558,10 @@ def build_series(top, base, tarball, tar_sha, cache, dist):
             if not git(patched, 'status', '--porcelain', capture=True):
                 continue          # Nothing of this step is in this base.
             with tempfile.NamedTemporaryFile('w', delete=False) as f:
-                f.write(commit_message(subject, body))
+                f.write(facts.subst(
+                    commit_message(subject, body,
+                                   '%s <%s>' % (author, email)),
+                    facts_, changelog))
             try:
                 git(patched, 'commit', '-q', '--cleanup=verbatim', '-F',
                     f.name, env=env)
@@ -533,11 +578,15 @@ def build_series(top, base, tarball, tar_sha, cache, dist):
     shutil.rmtree(dist, ignore_errors=True)
     os.makedirs(dist)
     cover = os.path.join(fragdir, 'cover-letter')
-    args = ['format-patch', '-q', '--no-signature', '-o',
-            os.path.abspath(dist)]
+    # An RFC until the kernel has merged __O_RSYNC (the cover letter
+    # says so): glibc does not allocate the kernel's flag bits.
+    args = ['format-patch', '-q', '--no-signature',
+            '--subject-prefix=RFC PATCH', '-o', os.path.abspath(dist)]
     if os.path.exists(cover) and not overdir:
         args.append('--cover-letter')
-    git(patched, *args, 'HEAD~%d' % made)
+    # The cover letter is from the identity the commits are from.
+    git(patched, *args, 'HEAD~%d' % made,
+        env=commit_env(author, email, date))
     if os.path.exists(cover) and not overdir:
         write_cover(os.path.join(dist, '0000-cover-letter.patch'), cover,
                     facts_, base, tarball, tar_sha)
@@ -557,6 +606,11 @@ def write_new_file(patched, target, src_dir, frag, facts_):
     git(patched, 'add', '-f', target)
 
 
+# The manual's text, which the tarballs' missing manual/ keeps out of
+# the patches: appended to the cover letter (doc/README).
+MANUAL_TEXTS = ('tunables.texi.in', 'operating-modes.texi.in')
+
+
 def write_cover(path, cover, facts_, base, tarball, tar_sha):
     """Fill git's cover-letter template from the project's text."""
     with open(cover) as f:
@@ -565,12 +619,22 @@ def write_cover(path, cover, facts_, base, tarball, tar_sha):
     blurb = blurb.strip('\n') + ('\n\nBase: glibc %s, %s (sha256 %s).\n'
                                   % (base, os.path.basename(tarball),
                                      tar_sha))
+    docdir = os.path.join(os.path.dirname(os.path.dirname(cover)), 'doc')
+    manual = ''
+    for name in MANUAL_TEXTS:
+        doc = os.path.join(docdir, name)
+        with open(doc) as f:
+            texi = facts.subst(f.read(), facts_, doc)
+        manual += ('\n==== For manual/%s ====\n\n%s'
+                   % ('tunables.texi' if name.startswith('tunables')
+                      else 'llio.texi', texi.lstrip('\n')))
     with open(path) as f:
         letter = f.read()
     if '*** SUBJECT HERE ***' not in letter or '*** BLURB HERE ***' not in letter:
         raise Error('git format-patch wrote an unexpected cover letter')
     letter = letter.replace('*** SUBJECT HERE ***', subject.strip())
     letter = letter.replace('*** BLURB HERE ***', blurb)
+    letter = letter.rstrip('\n') + '\n' + manual
     with open(path, 'w') as f:
         f.write(letter)
 

@@ -1,6 +1,6 @@
 /* A library as one built against glibc 2.11 or earlier: the only glibc
    symbol it needs is the first version of open, so glibc's
-   legacy_osync=full, which widens the O_DSYNC value (the O_SYNC of
+   legacy_osync=1, which widens the O_DSYNC value (the O_SYNC of
    that time) only for such objects, applies to the opens made through
    it.  crash.exp links it with -nostdlib and the old version chosen by
    -DOLD_OPEN_VERSION (GLIBC_2.2.5 on x86_64, GLIBC_2.0 on i386).

@@ -47,7 +47,7 @@
      (/proc/self/stat).
    rsynccell strict DIR
      Open a file in DIR with O_RSYNC|O_DSYNC and print "strict ok" or
-     "strict ERRNO-NAME"; run it with GLIBC_TUNABLES=glibc.io.rsync=strict.
+     "strict ERRNO-NAME"; run it with GLIBC_TUNABLES=glibc.io.rsync=1.
 
    Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.  */
 

@@ -25,7 +25,9 @@
 
 #define open_flags_symbol(local, name) weak_alias (local, name)
 #define OPEN_FLAGS_COMPAT(first) 0
+#define open_flags_early_init() ((void) 0)
 #define open_flags_new(oflag) (oflag)
 #define open_flags_failed(oflag) 0
+#define open_flags_retry(kflags, err) 0
 
 #endif /* open-flags.h */

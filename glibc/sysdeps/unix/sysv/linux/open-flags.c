@@ -19,50 +19,42 @@
 #include <atomic.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ldsodefs.h>
+#include <pthreadP.h>
 #include <stdint.h>
-#include <string.h>
 #include <sysdep-cancel.h>
 #include <open-flags.h>
+
+#define TUNABLE_NAMESPACE io
 #include <elf/dl-tunables.h>
 
-/* Before glibc 2.12, O_SYNC had the value that is O_DSYNC today on
-   every port but hppa, whose O_SYNC was already today's __O_FULLSYNC
-   (the hppa version of open-flags.h sets this to 0).  */
-#ifndef OPEN_FLAGS_OLD_OSYNC_IS_DSYNC
-# define OPEN_FLAGS_OLD_OSYNC_IS_DSYNC 1
+int __open_flags_rsync_strict;
+#if OPEN_FLAGS_LEGACY
+int __open_flags_legacy_full;
 #endif
 
-/* Answers computed once per process.  Threads that race to compute one
-   compute the same value, so relaxed accesses suffice.  */
+void
+__open_flags_init (void)
+{
+  __open_flags_rsync_strict = TUNABLE_GET (rsync, int32_t, NULL);
+#if OPEN_FLAGS_LEGACY
+  __open_flags_legacy_full = TUNABLE_GET (legacy_osync, int32_t, NULL);
+#endif
+}
+
+/* Whether the running kernel implements __O_RSYNC, computed on the
+   first request for it.  Threads that race to compute it compute the
+   same answer, so relaxed accesses suffice.  */
 enum { answer_unknown = 0, answer_no, answer_yes };
 static int kernel_rsync;
-static int rsync_strict;
-static int legacy_full;
 
-/* Whether the tunable glibc.io.NAME is set to the string literal
-   VALUE.  A string tunable is not NUL-terminated: it points into
-   GLIBC_TUNABLES.  Unknown values count as the default, as for every
-   tunable.  */
-#define tunable_is(name, value) \
-  ({									      \
-    const struct tunable_str_t *__v					      \
-      = TUNABLE_GET_FULL (glibc, io, name, const struct tunable_str_t *,   \
-			  NULL);					      \
-    __v->str != NULL && __v->len == sizeof (value) - 1			      \
-    && memcmp (__v->str, value, __v->len) == 0;			      \
-  })
-
-/* Whether the running kernel implements __O_RSYNC.  open and openat
-   ignore flag bits they do not know, openat2 rejects them with EINVAL
-   (and a kernel without openat2, ENOSYS, predates __O_RSYNC too).  The
-   empty path makes a kernel that knows the bit fail with ENOENT, so the
-   probe opens nothing.  Any other failure also counts as "no": the bit
-   is dropped rather than risked.  That includes a seccomp filter that
-   answers EPERM for system calls it does not know; a filter that kills
-   the process instead cannot be told apart from a crash, and makes
-   every open with O_RSYNC fatal under it (as clone3 is for
-   posix_spawn).  */
+/* open and openat ignore flag bits they do not know, openat2 rejects
+   them with EINVAL (and a kernel without openat2, ENOSYS, predates
+   __O_RSYNC too).  The empty path makes a kernel that knows the bit
+   fail with ENOENT, so the probe opens nothing.  Any other failure
+   also counts as "no": the bit is dropped rather than risked.  That
+   includes a seccomp filter that answers EPERM for system calls it
+   does not know; a filter that kills the process instead makes every
+   open with O_RSYNC fatal under it.  */
 static bool
 kernel_has_rsync (void)
 {
@@ -89,8 +81,8 @@ kernel_has_rsync (void)
 int
 __open_flags_rsync (int oflag)
 {
-  /* Under the headers before glibc @OSYNC_NODE_VERSION@, O_RSYNC was
-     O_SYNC, so a program that asked for O_RSYNC alone got synchronized
+  /* Before glibc @OSYNC_NODE_VERSION@, O_RSYNC had the value of O_SYNC (on hppa since
+     2.33), so a program that asked for O_RSYNC alone got synchronized
      writes.  Rebuilding it must not take them away silently.  */
   if ((oflag & __O_DSYNC) == 0)
     oflag |= O_SYNC;
@@ -99,19 +91,47 @@ __open_flags_rsync (int oflag)
   if (oflag != -1 && kernel_has_rsync ())
     return oflag;
 
-  int strict = atomic_load_relaxed (&rsync_strict);
-  if (strict == answer_unknown)
-    {
-      strict = tunable_is (rsync, "strict") ? answer_yes : answer_no;
-      atomic_store_relaxed (&rsync_strict, strict);
-    }
-  if (strict == answer_yes || oflag == -1)
+  if (__open_flags_rsync_strict || oflag == -1)
     {
       __set_errno (EINVAL);
       return -1;
     }
   return oflag & ~__O_RSYNC;
 }
+
+int
+__open_flags_refuse (void)
+{
+  /* The refusal stands for the system call: it acts on a pending
+     cancellation as SYSCALL_CANCEL does.  __pthread_testcancel cannot
+     be used: the build finds what ld.so takes from libc (openat64 is
+     one) by linking ld.so against libc with the cancellation entry
+     points of SYSCALL_CANCEL stubbed out, and __pthread_testcancel
+     would take the unwinder into that link.  */
+  struct pthread *self = THREAD_SELF;
+  if (!SINGLE_THREAD_P
+      && cancel_enabled_and_canceled (atomic_load_relaxed
+				      (&self->cancelhandling)))
+    __syscall_do_cancel ();
+  __set_errno (EINVAL);
+  return -1;
+}
+
+int
+__open_flags_openat_rsync (int fd, const char *file, int oflag, mode_t mode)
+{
+  oflag = __open_flags_rsync (oflag);
+  if (open_flags_failed (oflag))
+    return __open_flags_refuse ();
+  int ret = SYSCALL_CANCEL (openat, fd, file, oflag, mode);
+  if (ret == -1 && open_flags_retry (oflag, errno))
+    ret = SYSCALL_CANCEL (openat, fd, file, oflag & ~__O_RSYNC, mode);
+  return ret;
+}
+
+#if OPEN_FLAGS_LEGACY
+# include <ldsodefs.h>
+# include <string.h>
 
 /* The decimal number at *P, which is moved past it.  */
 static unsigned int
@@ -151,7 +171,7 @@ built_after_2_11 (const void *caller)
   struct dl_find_object dlfo;
   if (GLRO (dl_find_object) ((void *) caller, &dlfo) != 0)
     return false;
-  struct link_map *l = dlfo.dlfo_link_map;
+  struct link_map *l = (struct link_map *) dlfo.dlfo_link_map;
   const ElfW(Dyn) *dyn = l->l_info[VERSYMIDX (DT_VERNEED)];
   if (dyn == NULL)
     return false;
@@ -177,50 +197,8 @@ built_after_2_11 (const void *caller)
 int
 __open_flags_legacy (int oflag, const void *caller)
 {
-  int full = atomic_load_relaxed (&legacy_full);
-  if (full == answer_unknown)
-    {
-      full = (OPEN_FLAGS_OLD_OSYNC_IS_DSYNC
-	      && tunable_is (legacy_osync, "full")) ? answer_yes : answer_no;
-      atomic_store_relaxed (&legacy_full, full);
-    }
-  if (full == answer_yes && !built_after_2_11 (caller))
+  if (!built_after_2_11 (caller))
     oflag |= __O_FULLSYNC;
   return oflag;
 }
-
-/* The strict refusal of O_RSYNC is still a cancellation point, as the
-   system call it replaces: it goes through a cancellable system call
-   that fails without side effects.  (pthread_testcancel would pull
-   the unwinder into the objects the dynamic loader links from libc.)  */
-static int
-refuse (void)
-{
-  (void) SYSCALL_CANCEL (close, -1);
-  __set_errno (EINVAL);
-  return -1;
-}
-
-int
-__open_flags_openat_rsync (int fd, const char *file, int oflag, mode_t mode)
-{
-  oflag = __open_flags_rsync (oflag);
-  if (oflag == -1)
-    return refuse ();
-  return SYSCALL_CANCEL (openat, fd, file, oflag, mode);
-}
-
-int
-__open_flags_openat_compat (int fd, const char *file, int oflag,
-			    mode_t mode, const void *caller)
-{
-  if (oflag & __O_DSYNC)
-    oflag = __open_flags_legacy (oflag, caller);
-  if (oflag & __O_RSYNC)
-    {
-      oflag = __open_flags_rsync (oflag);
-      if (oflag == -1)
-	return refuse ();
-    }
-  return SYSCALL_CANCEL (openat, fd, file, oflag, mode);
-}
+#endif /* OPEN_FLAGS_LEGACY */

@@ -16,36 +16,52 @@
    License along with the GNU C Library; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* For each entry point that forwards open flags, and for its new
-   version and its old version, open a file with O_DSYNC, O_SYNC, the
-   O_SYNC of glibc before 2.12, O_RSYNC|O_DSYNC, O_RSYNC|O_SYNC and
-   O_RSYNC alone, and check:
+/* Each entry point that forwards open flags, in its new version and
+   its old versions, opens a file with O_DSYNC, O_SYNC, the O_SYNC of
+   glibc before 2.12, O_RSYNC|O_DSYNC, O_RSYNC|O_SYNC and O_RSYNC
+   alone, in each of these settings, each in a process of its own (the
+   answer of glibc's probe is kept per process):
 
-   - whether __O_RSYNC reached the kernel: a seccomp filter fails the
-     openat and open_by_handle_at system calls that carry it with a
-     marker error; both versions pass it only if the kernel implements
-     O_RSYNC (an old version gets it only from a newer program through
-     an older library, and treats it as the new one does);
-   - that O_RSYNC alone still gives the writes of O_SYNC;
-   - that the openat2 probe degrades when a seccomp filter answers
-     EPERM for openat2;
-   - that a strict refusal of O_RSYNC is still a cancellation point;
-   - that glibc.io.legacy_osync=full widens the O_DSYNC of an old
-     version only for a caller that needs no symbol version of glibc
-     2.12 or later (tst-open-osync-mod.so, against the test program
-     itself);
-   - the flags the kernel kept (F_GETFL; for posix_spawn, in the child);
-   - the tunables glibc.io.legacy_osync and glibc.io.rsync, read from
-     GLIBC_TUNABLES, which the Makefile sets for the variants of this
-     test.
+   - as it is: the flags the kernel kept (F_GETFL; for
+     posix_spawn_file_actions_addopen, in the child);
+   - under a seccomp filter that fails an openat or open_by_handle_at
+     carrying __O_RSYNC with a marker error: whether the bit reached
+     the kernel, which it must exactly when the kernel implements
+     O_RSYNC;
+   - the same, with the filter answering glibc's openat2 probe as a
+     kernel that implements O_RSYNC does, so that the bit must reach
+     the kernel whatever kernel runs the test;
+   - the same, with the filter failing those opens with EOPNOTSUPP, as
+     a kernel that implements O_RSYNC does for a file that cannot
+     honour it: the open must be made again without __O_RSYNC, as a
+     kernel without O_RSYNC would have opened the file, unless
+     glibc.io.rsync=1 asks for the error;
+   - with the filter answering the probe with EPERM, as a sandbox
+     does: O_RSYNC must be dropped (or refused, with glibc.io.rsync=1),
+     never passed blindly.
 
-   It also checks that aio_fsync still takes O_DSYNC and O_SYNC, and
-   microblaze's old O_SYNC, the bare __O_FULLSYNC, and that each gives
-   the operation it names (fdatasync for O_DSYNC, fsync for the
-   others); and, in the fortify variant, that the calls of open,
-   open64, openat and openat64 go through __open_2 and friends.  */
+   O_RSYNC alone must keep the writes of O_SYNC.  It also checks:
 
-#include <aio.h>
+   - that the open functions are cancellation points when they refuse
+     O_RSYNC (glibc.io.rsync=1) as when they make the system call: the
+     thread must be cancelled in the call itself, not at the next
+     cancellation point;
+   - under glibc.io.legacy_osync=1, on a port whose libc predates glibc
+     2.12, that the old open widens O_DSYNC (the O_SYNC of glibc 2.11)
+     for a caller whose newest symbol version is GLIBC_2.11
+     (tst-open-osync-mod211.so) and not for one whose newest is
+     GLIBC_2.12 (tst-open-osync-mod212.so), nor for this program;
+   - that glibc.io.rsync and glibc.io.legacy_osync, which
+     tst-open-osync-tunables checks as ld.so lists them, act as the
+     environment (GLIBC_TUNABLES) of this test's variants says;
+   - in the fortify variant, that open, open64, openat and openat64
+     with non-constant flags go through __open_2 and friends.
+
+   open_by_handle_at needs CAP_DAC_READ_SEARCH to open anything, so
+   here it is checked only where it must fail before that check (the
+   marker, EINVAL, EOPNOTSUPP); tst-open-osync-handle checks the rest,
+   and is UNSUPPORTED without the capability.  */
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
@@ -69,18 +85,16 @@
 #include <first-versions.h>
 #include <shlib-compat.h>
 #include <array_length.h>
+#include <support/capture_subprocess.h>
 #include <support/check.h>
 #include <support/support.h>
 #include <support/temp_file.h>
 #include <support/xthread.h>
 #include <support/xunistd.h>
 
-/* The error the seccomp filter gives an open that carries __O_RSYNC.  */
+/* The error the seccomp filter gives an open that carries __O_RSYNC,
+   when it marks what reached the kernel.  */
 #define MARKER_ERRNO ENOTNAM
-/* The errors a seccomp filter gives fsync and fdatasync, so that the
-   operation aio_fsync performed can be told from its error.  */
-#define FSYNC_ERRNO ENOTUNIQ
-#define FDATASYNC_ERRNO EREMCHG
 
 #define SYNC_BITS (O_DSYNC | __O_FULLSYNC | __O_RSYNC)
 
@@ -96,17 +110,25 @@
    that is __O_FULLSYNC today.  */
 #ifdef __hppa__
 # define OLD_O_SYNC __O_FULLSYNC
-# define OLD_O_SYNC_IS_DSYNC false
 #else
 # define OLD_O_SYNC __O_DSYNC
-# define OLD_O_SYNC_IS_DSYNC true
 #endif
 
-/* The old open, called from a library that needs no symbol version of
-   glibc 2.12 or later (tst-open-osync-mod.c).  */
-extern int tst_open_osync_old_open (const char *, int);
+/* Whether glibc.io.legacy_osync=1 can widen anything: on ports whose
+   libc predates 2.12 (so that programs built before 2.12 run there),
+   and not on hppa, whose old O_SYNC was already file integrity.  */
+#if !defined TEST_STATIC && !defined __hppa__ \
+    && TEST_COMPAT (libc, GLIBC_2_0, GLIBC_2_12)
+# define LEGACY_PORT 1
+/* The old open, called from objects whose newest symbol version is
+   GLIBC_2.11 and GLIBC_2.12.  */
+extern int tst_open_osync_old_open_211 (const char *, int);
+extern int tst_open_osync_old_open_212 (const char *, int);
+#else
+# define LEGACY_PORT 0
+#endif
 
-/* The flag requests, with the meaning each has for the test.  */
+/* The flag requests.  */
 static const struct request
 {
   const char *name;
@@ -130,19 +152,14 @@ extern int __openat_2 (int, const char *, int);
 extern int __openat64_2 (int, const char *, int);
 
 /* The old versions.  */
-#if TEST_COMPAT (libc, FIRST_VERSION_libc_open, @OSYNC_NODE_ID@)
+#if !defined TEST_STATIC \
+    && TEST_COMPAT (libc, FIRST_VERSION_libc_open, @OSYNC_NODE_ID@)
 # define HAVE_COMPAT 1
 extern int compat_open (const char *, int, ...);
 compat_symbol_reference (libc, compat_open, open, FIRST_VERSION_libc_open);
-extern int compat___open (const char *, int, ...);
-compat_symbol_reference (libc, compat___open, __open,
-			 FIRST_VERSION_libc___open);
 extern int compat_open64 (const char *, int, ...);
 compat_symbol_reference (libc, compat_open64, open64,
 			 FIRST_VERSION_libc_open64);
-extern int compat___open64 (const char *, int, ...);
-compat_symbol_reference (libc, compat___open64, __open64,
-			 FIRST_VERSION_libc___open64);
 # if TEST_COMPAT (libc, FIRST_VERSION_libc_open64, GLIBC_2_2)
 /* The open64 that libpthread exported at GLIBC_2.2 on older ports.  */
 #  define HAVE_COMPAT_OPEN64_2_2 1
@@ -181,6 +198,13 @@ compat_symbol_reference (libc, compat_mkostemps64, mkostemps64,
 			 FIRST_VERSION_libc_mkostemps64);
 extern int compat_shm_open (const char *, int, mode_t);
 compat_symbol_reference (libc, compat_shm_open, shm_open, GLIBC_2_34);
+# if TEST_COMPAT (libc, FIRST_VERSION_libc_shm_open, GLIBC_2_34)
+/* The shm_open that librt had before it moved into libc.  */
+#  define HAVE_COMPAT_SHM_OPEN_RT 1
+extern int compat_shm_open_rt (const char *, int, mode_t);
+compat_symbol_reference (libc, compat_shm_open_rt, shm_open,
+			 FIRST_VERSION_libc_shm_open);
+# endif
 extern int compat_open_by_handle_at (int, struct file_handle *, int);
 compat_symbol_reference (libc, compat_open_by_handle_at, open_by_handle_at,
 			 FIRST_VERSION_libc_open_by_handle_at);
@@ -273,10 +297,72 @@ SHM_OPENER (op_shm_open, shm_open)
   }
 HANDLE_OPENER (op_open_by_handle_at, open_by_handle_at)
 
-/* posix_spawn opens the file in the child, which reports the flags of
-   that descriptor as /proc shows them.  Returns the flags, or -1 with
-   errno set to the error of posix_spawn_file_actions_addopen or of
-   posix_spawn.  */
+/* posix_spawn must execute a program for the file action to take
+   effect.  It runs this program again, whose constructor below then
+   reports the flags of descriptor 3 and exits.  */
+#define REPORT_ENV "TST_OPEN_OSYNC_REPORT_FD3"
+static char *self_exe;
+static char **self_argv;
+static char **report_envp;
+
+static void __attribute__ ((constructor))
+report_descriptor_3 (void)
+{
+  if (getenv (REPORT_ENV) == NULL)
+    return;
+  int fl = fcntl (3, F_GETFL);
+  printf ("%d\n", fl);
+  fflush (stdout);
+  _exit (fl < 0);
+}
+
+/* What posix_spawn needs to run this program again: its executable,
+   its command line (the dynamic loader's, if the test runs through
+   it) and the environment, with REPORT_ENV added.  */
+static void
+prepare_self (void)
+{
+  support_need_proc ("posix_spawn runs this program again, through "
+		     "/proc/self/exe and /proc/self/cmdline");
+  self_exe = xreadlink ("/proc/self/exe");
+  int fd = xopen ("/proc/self/cmdline", O_RDONLY, 0);
+  size_t size = 0, len = 0;
+  char *buf = NULL;
+  while (true)
+    {
+      if (len == size)
+	{
+	  size = size * 2 + 256;
+	  buf = xrealloc (buf, size);
+	}
+      ssize_t n = read (fd, buf + len, size - len);
+      TEST_VERIFY_EXIT (n >= 0);
+      if (n == 0)
+	break;
+      len += n;
+    }
+  xclose (fd);
+  TEST_VERIFY_EXIT (len > 0 && buf[len - 1] == '\0');
+  size_t argc = 0;
+  for (size_t i = 0; i < len; i++)
+    argc += buf[i] == '\0';
+  self_argv = xcalloc (argc + 1, sizeof (char *));
+  for (size_t i = 0, a = 0; a < argc; a++)
+    {
+      self_argv[a] = buf + i;
+      i += strlen (buf + i) + 1;
+    }
+  size_t envc = 0;
+  while (environ[envc] != NULL)
+    envc++;
+  report_envp = xcalloc (envc + 2, sizeof (char *));
+  memcpy (report_envp, environ, envc * sizeof (char *));
+  report_envp[envc] = (char *) REPORT_ENV "=1";
+}
+
+/* Add an action that opens PATH with O_RDWR | F to descriptor 3, run
+   this program with it, and return the flags it reports, or -1 with
+   errno set to the error of ADDOPEN or of posix_spawn.  */
 typedef int (*addopen_fn) (posix_spawn_file_actions_t *, int, const char *,
 			   int, mode_t);
 static int
@@ -294,9 +380,8 @@ spawn_flags (addopen_fn addopen, int f)
   int pipefd[2];
   xpipe (pipefd);
   TEST_COMPARE (posix_spawn_file_actions_adddup2 (&fa, pipefd[1], 1), 0);
-  char *argv[] = { (char *) "cat", (char *) "/proc/self/fdinfo/3", NULL };
   pid_t pid;
-  ret = posix_spawn (&pid, "/bin/cat", &fa, NULL, argv, NULL);
+  ret = posix_spawn (&pid, self_exe, &fa, NULL, self_argv, report_envp);
   posix_spawn_file_actions_destroy (&fa);
   xclose (pipefd[1]);
   if (ret != 0)
@@ -305,22 +390,16 @@ spawn_flags (addopen_fn addopen, int f)
       errno = ret;
       return -1;
     }
-  char buf[512];
+  char buf[64];
   ssize_t n = read (pipefd[0], buf, sizeof buf - 1);
   xclose (pipefd[0]);
   int status;
-  TEST_COMPARE (waitpid (pid, &status, 0), pid);
+  TEST_COMPARE (xwaitpid (pid, &status, 0), pid);
   if (n <= 0 || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    {
-      /* The child could not open the file (spawni reports an exec
-	 failure only); treat it as an open error.  */
-      errno = MARKER_ERRNO;
-      return -1;
-    }
+    FAIL_EXIT1 ("the program that posix_spawn ran did not report the "
+		"flags of descriptor 3 (status %#x)", status);
   buf[n] = '\0';
-  const char *p = strstr (buf, "flags:");
-  TEST_VERIFY_EXIT (p != NULL);
-  return strtol (p + strlen ("flags:"), NULL, 8);
+  return atoi (buf);
 }
 
 /* The entry points.  ADDOPEN is set for
@@ -329,20 +408,20 @@ spawn_flags (addopen_fn addopen, int f)
 struct entry
 {
   const char *name;
-  bool compat;
   opener_fn open;
   addopen_fn addopen;
+  bool handle;		/* open_by_handle_at.  */
+  bool cancellable;	/* A cancellation point.  */
 };
 
-#define NEW(name) { #name, false, op_##name, NULL }
+#define NEW(name, cancellable) \
+  { #name, op_##name, NULL, false, cancellable }
 #if HAVE_COMPAT
 /* The opener of the old version of NAME, which makes CALL.  */
 # define OLD_OPENER(name, call)						      \
   static int op_compat_##name (int f) { return call; }
 OLD_OPENER (open, compat_open (path, O_RDWR | f))
-OLD_OPENER (__open, compat___open (path, O_RDWR | f))
 OLD_OPENER (open64, compat_open64 (path, O_RDWR | f))
-OLD_OPENER (__open64, compat___open64 (path, O_RDWR | f))
 # ifdef HAVE_COMPAT_OPEN64_2_2
 OLD_OPENER (open64_2_2, compat_open64_2_2 (path, O_RDWR | f))
 # endif
@@ -358,119 +437,232 @@ MKOSTEMP_OPENER (op_compat_mkostemp64, compat_mkostemp64)
 MKOSTEMPS_OPENER (op_compat_mkostemps, compat_mkostemps)
 MKOSTEMPS_OPENER (op_compat_mkostemps64, compat_mkostemps64)
 SHM_OPENER (op_compat_shm_open, compat_shm_open)
+# ifdef HAVE_COMPAT_SHM_OPEN_RT
+SHM_OPENER (op_compat_shm_open_rt, compat_shm_open_rt)
+# endif
 HANDLE_OPENER (op_compat_open_by_handle_at, compat_open_by_handle_at)
-# define OLD(name) { #name "@old", true, op_compat_##name, NULL }
+# define OLD(name, cancellable) \
+  { #name "@old", op_compat_##name, NULL, false, cancellable }
 #endif
 
 static const struct entry entries[] =
   {
-    NEW (open), NEW (__open), NEW (open64), NEW (__open64), NEW (openat),
-    NEW (openat64), NEW (__open_2), NEW (__open64_2), NEW (__openat_2),
-    NEW (__openat64_2), NEW (mkostemp), NEW (mkostemp64), NEW (mkostemps),
-    NEW (mkostemps64), NEW (shm_open), NEW (open_by_handle_at),
-    { "posix_spawn_file_actions_addopen", false, NULL,
-      posix_spawn_file_actions_addopen },
+    NEW (open, true), NEW (__open, true), NEW (open64, true),
+    NEW (__open64, true), NEW (openat, true), NEW (openat64, true),
+    NEW (__open_2, true), NEW (__open64_2, true), NEW (__openat_2, true),
+    NEW (__openat64_2, true), NEW (mkostemp, true), NEW (mkostemp64, true),
+    NEW (mkostemps, true), NEW (mkostemps64, true), NEW (shm_open, false),
+    { "posix_spawn_file_actions_addopen", NULL,
+      posix_spawn_file_actions_addopen, false, false },
+    { "open_by_handle_at", op_open_by_handle_at, NULL, true, true },
 #if HAVE_COMPAT
-    OLD (open), OLD (__open), OLD (open64), OLD (__open64),
-# ifdef HAVE_COMPAT_OPEN64_2_2
-    OLD (open64_2_2),
-# endif
-    OLD (openat), OLD (openat64), OLD (__open_2), OLD (__open64_2),
-    OLD (__openat_2), OLD (__openat64_2), OLD (mkostemp), OLD (mkostemp64),
-    OLD (mkostemps), OLD (mkostemps64), OLD (shm_open),
-    OLD (open_by_handle_at),
-    { "posix_spawn_file_actions_addopen@old", true, NULL, compat_addopen },
+    OLD (open, true), OLD (open64, true),
+#  ifdef HAVE_COMPAT_OPEN64_2_2
+    OLD (open64_2_2, true),
+#  endif
+    OLD (openat, true), OLD (openat64, true), OLD (__open_2, true),
+    OLD (__open64_2, true), OLD (__openat_2, true), OLD (__openat64_2, true),
+    OLD (mkostemp, true), OLD (mkostemp64, true), OLD (mkostemps, true),
+    OLD (mkostemps64, true), OLD (shm_open, false),
+#  ifdef HAVE_COMPAT_SHM_OPEN_RT
+    OLD (shm_open_rt, false),
+#  endif
+    { "posix_spawn_file_actions_addopen@old", NULL, compat_addopen, false,
+      false },
+    { "open_by_handle_at@old", op_compat_open_by_handle_at, NULL, true,
+      true },
 #endif
   };
 
+/* tst-open-osync-handle runs the calls of open_by_handle_at alone.  */
+#ifdef TEST_HANDLE
+static const bool handle_only = true;
+#else
+static const bool handle_only = false;
+#endif
+
 /* What the test knows about its environment.  */
 static bool kernel_rsync;	/* The kernel implements __O_RSYNC.  */
-static bool legacy_full;	/* glibc.io.legacy_osync=full.  */
-static bool rsync_strict;	/* glibc.io.rsync=strict.  */
-static bool have_handle;	/* open_by_handle_at can be tested.  */
+static bool legacy_full;	/* glibc.io.legacy_osync=1.  */
+static bool rsync_strict;	/* glibc.io.rsync=1.  */
+static bool have_handle;	/* open_by_handle_at can open the file.  */
 
+/* Whether GLIBC_TUNABLES sets the tunable NAME to 1.  */
 static bool
-tunable_set (const char *setting)
+tunable_set (const char *name)
 {
   const char *t = getenv ("GLIBC_TUNABLES");
-  return t != NULL && strstr (t, setting) != NULL;
+  if (t == NULL)
+    return false;
+  char *setting = xasprintf ("%s=1", name);
+  const char *p = strstr (t, setting);
+  bool set = p != NULL && (p == t || p[-1] == ':')
+    && (p[strlen (setting)] == '\0' || p[strlen (setting)] == ':');
+  free (setting);
+  return set;
 }
 
-/* Whether the kernel implements __O_RSYNC: open a file with it through
-   openat2, which, unlike openat, refuses flags it does not know.  */
+/* Whether the kernel implements __O_RSYNC, found out as glibc does:
+   openat2 refuses flags it does not know (EINVAL), and fails with
+   ENOENT on an empty path if it knows them all.  Any other answer (a
+   sandbox's EPERM, ENOSYS before Linux 5.6) counts as no.  */
 static bool
 probe_kernel_rsync (void)
 {
 #ifdef SYS_openat2
   struct { uint64_t flags, mode, resolve; } how =
     { .flags = O_RDONLY | O_DSYNC | __O_RSYNC };
-  long fd = syscall (SYS_openat2, AT_FDCWD, path, &how, sizeof how);
-  if (fd < 0)
-    {
-      TEST_VERIFY (errno == EINVAL || errno == ENOSYS);
-      return false;
-    }
-  int fl = fcntl (fd, F_GETFL);
-  xclose (fd);
-  TEST_VERIFY (fl & __O_RSYNC);
-  return true;
+  errno = 0;
+  long int r = syscall (SYS_openat2, AT_FDCWD, "", &how, sizeof how);
+  int err = errno;
+  printf ("info: openat2 probe: %s\n", r >= 0 ? "opened" : strerror (err));
+  return r == -1 && err == ENOENT;
 #else
   return false;
 #endif
 }
 
-/* Make openat and open_by_handle_at fail with MARKER_ERRNO when their
-   flags carry __O_RSYNC.  Returns false if seccomp is not available.  */
-static bool
-install_rsync_filter (void)
+/* The settings of check_all.  */
+enum filter
 {
-  struct sock_filter filter[] =
+  filter_none,		/* No seccomp filter.  */
+  filter_marker,	/* O_RSYNC in the kernel: MARKER_ERRNO.  */
+  filter_yes_marker,	/* The same; the probe answers yes.  */
+  filter_yes_eopnotsupp, /* The probe answers yes; O_RSYNC: EOPNOTSUPP.  */
+  filter_probe_eperm,	/* The probe gets EPERM; O_RSYNC: MARKER_ERRNO.  */
+};
+static const char *const filter_names[] =
+  {
+    [filter_none] = "no filter",
+    [filter_marker] = "marker filter",
+    [filter_yes_marker] = "marker filter, probe answers yes",
+    [filter_yes_eopnotsupp] = "EOPNOTSUPP filter, probe answers yes",
+    [filter_probe_eperm] = "marker filter, probe answers EPERM",
+  };
+
+/* Install the seccomp filter of setting FILTER.  Returns false if
+   seccomp is not available.  */
+static bool
+install_filter (enum filter filter)
+{
+  /* openat2: the probe's answer, or allowed.  */
+  unsigned int probe = filter == filter_probe_eperm ? SECCOMP_RET_ERRNO | EPERM
+    : (filter == filter_yes_marker || filter == filter_yes_eopnotsupp)
+    ? SECCOMP_RET_ERRNO | ENOENT : SECCOMP_RET_ALLOW;
+  unsigned int rsync = filter == filter_yes_eopnotsupp
+    ? SECCOMP_RET_ERRNO | EOPNOTSUPP : SECCOMP_RET_ERRNO | MARKER_ERRNO;
+  struct sock_filter prog_filter[] =
     {
       BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_openat2, 0, 1),
+      BPF_STMT (BPF_RET | BPF_K, probe),
+      /* The flags are the third argument of openat and of
+	 open_by_handle_at.  */
       BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 1, 0),
       BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_open_by_handle_at, 0, 3),
       BPF_STMT (BPF_LD | BPF_W | BPF_ABS, LOW_WORD (2)),
       BPF_JUMP (BPF_JMP | BPF_JSET | BPF_K, __O_RSYNC, 0, 1),
-      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | MARKER_ERRNO),
+      BPF_STMT (BPF_RET | BPF_K, rsync),
       BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
-  struct sock_fprog prog = { .len = array_length (filter),
-			     .filter = filter };
+  struct sock_fprog prog = { .len = array_length (prog_filter),
+			     .filter = prog_filter };
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
       || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
-    {
-      printf ("info: seccomp not available (%m); not checking what the "
-	      "kernel received\n");
-      return false;
-    }
+    return false;
   return true;
 }
 
-/* Run every entry point with every request.  FILTERED says whether
-   the seccomp filter is in place.  */
-static void
-check_all (bool filtered)
+/* Run FN in a new process, under the filter of setting FILTER (the
+   probe's answer is kept per process, and a filter stays for the life
+   of the process).  Failures are recorded in memory shared with this
+   process.  Returns false if seccomp is not available.  */
+static bool
+run_filtered (enum filter filter, void (*fn) (enum filter))
 {
+  fflush (stdout);
+  pid_t pid = xfork ();
+  if (pid == 0)
+    {
+      if (filter != filter_none && !install_filter (filter))
+	_exit (77);
+      fn (filter);
+      fflush (stdout);
+      _exit (0);
+    }
+  int status;
+  TEST_COMPARE (xwaitpid (pid, &status, 0), pid);
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 77)
+    {
+      printf ("info: seccomp is not available: %s not checked\n",
+	      filter_names[filter]);
+      return false;
+    }
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    FAIL ("%s: the process ended with status %#x", filter_names[filter],
+	  status);
+  return true;
+}
+
+/* Whether the kernel counts as implementing O_RSYNC under FILTER.  */
+static bool
+kernel_yes (enum filter filter)
+{
+  switch (filter)
+    {
+    case filter_yes_marker:
+    case filter_yes_eopnotsupp:
+      return true;
+    case filter_probe_eperm:
+      return false;
+    default:
+      return kernel_rsync;
+    }
+}
+
+/* Run every entry point with every request under FILTER.  */
+static void
+check_all (enum filter filter)
+{
+  int checked = 0, skipped = 0;
   for (size_t e = 0; e < array_length (entries); e++)
     for (size_t r = 0; r < array_length (requests); r++)
       {
 	const struct entry *en = &entries[e];
 	int f = requests[r].flags;
-	if (!have_handle && strstr (en->name, "open_by_handle_at") != NULL)
+	if (handle_only && !en->handle)
 	  continue;
 
 	/* The rules of the new and the old versions alike; the old
-	   versions widen an O_DSYNC under glibc.io.legacy_osync=full
-	   only for a caller built before glibc 2.12, and this test
-	   program is not one (see check_legacy_caller).  */
+	   versions widen an O_DSYNC under glibc.io.legacy_osync=1 only
+	   for a caller built before glibc 2.12, and this program is not
+	   one (see check_legacy_callers).  */
 	bool rsync_req = (f & __O_RSYNC) != 0;
-	bool reaches_kernel = rsync_req && kernel_rsync;
-	bool einval = rsync_req && !kernel_rsync && rsync_strict;
+	bool yes = kernel_yes (filter);
 	int want = f & (O_DSYNC | __O_FULLSYNC);
+	int want_errno = 0;
 	if (rsync_req && (f & O_DSYNC) == 0)
 	  want |= O_SYNC;
-	if (reaches_kernel)
+	if (rsync_req && !yes && rsync_strict)
+	  want_errno = EINVAL;
+	else if (rsync_req && yes && filter == filter_yes_eopnotsupp)
+	  {
+	    /* Opened again without O_RSYNC, unless strict.  */
+	    if (rsync_strict)
+	      want_errno = EOPNOTSUPP;
+	  }
+	else if (rsync_req && yes && filter != filter_none)
+	  want_errno = MARKER_ERRNO;
+	else if (rsync_req && yes)
 	  want |= __O_RSYNC;
+
+	/* open_by_handle_at opens nothing without CAP_DAC_READ_SEARCH,
+	   but fails for the other reasons before the kernel checks.  */
+	if (en->handle && want_errno == 0 && !have_handle)
+	  {
+	    skipped++;
+	    continue;
+	  }
 
 	int got;
 	errno = 0;
@@ -484,106 +676,153 @@ check_all (bool filtered)
 	      xclose (fd);
 	  }
 	int err = errno;
+	checked++;
 
-	if (einval)
+	if (want_errno != 0)
 	  {
-	    if (got != -1 || err != EINVAL)
-	      FAIL ("%s (%s): want EINVAL (glibc.io.rsync=strict), got "
-		    "%#o, errno %d", en->name, requests[r].name, got, err);
-	  }
-	else if (filtered && reaches_kernel)
-	  {
-	    if (got != -1 || err != MARKER_ERRNO)
-	      FAIL ("%s (%s): __O_RSYNC did not reach the kernel",
-		    en->name, requests[r].name);
+	    if (got != -1 || err != want_errno)
+	      FAIL ("%s (%s), %s: want %s, got %#o (%s)", en->name,
+		    requests[r].name, filter_names[filter],
+		    strerrorname_np (want_errno), got,
+		    got == -1 ? strerrorname_np (err) : "opened");
 	  }
 	else if (got == -1)
-	  FAIL ("%s (%s): failed with errno %d%s", en->name,
-		requests[r].name, err,
+	  FAIL ("%s (%s), %s: failed with %s%s", en->name, requests[r].name,
+		filter_names[filter], strerrorname_np (err),
 		err == MARKER_ERRNO ? " (__O_RSYNC reached the kernel)" : "");
 	else if ((got & SYNC_BITS) != want)
-	  FAIL ("%s (%s): F_GETFL sync bits %#o, want %#o", en->name,
-		requests[r].name, got & SYNC_BITS, want);
+	  FAIL ("%s (%s), %s: F_GETFL sync bits %#o, want %#o", en->name,
+		requests[r].name, filter_names[filter], got & SYNC_BITS,
+		want);
       }
+  printf ("info: %s: %d calls checked", filter_names[filter], checked);
+  if (skipped > 0)
+    printf (", %d of open_by_handle_at that must open the file left to "
+	    "tst-open-osync-handle", skipped);
+  printf ("\n");
 }
 
+/* A thread with a cancellation pending calls an entry point.  The
+   stage it was in when it was cancelled tells whether the call itself
+   acted on the cancellation.  */
+static const struct entry *cancel_entry;
+static int cancel_flags;
+static volatile int cancel_stage;
+static int cancelled_in;
+
+enum { stage_call = 1, stage_after = 2, stage_end = 3 };
+
 static void
-check_aio_fsync (void)
+cancel_cleanup (void *closure)
 {
-  int fd = xopen (path, O_RDWR, 0);
-  /* The operation each request performs: in a new process (the aio
-     helper threads it starts inherit the filter), fsync and fdatasync
-     fail with errors of their own.  The process is made before this
-     one uses aio, whose helper threads a child would not have.  */
-  pid_t pid = xfork ();
-  if (pid == 0)
-    {
-      struct sock_filter filter[] =
-	{
-	  BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
-		    offsetof (struct seccomp_data, nr)),
-	  BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_fsync, 0, 1),
-	  BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | FSYNC_ERRNO),
-	  BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_fdatasync, 0, 1),
-	  BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | FDATASYNC_ERRNO),
-	  BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-      struct sock_fprog prog = { .len = array_length (filter),
-				 .filter = filter };
-      if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-	  || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
-	_exit (77);
-      static const struct { int op; const char *name; int err; } want[] =
-	{
-	  { O_DSYNC, "O_DSYNC", FDATASYNC_ERRNO },
-	  { O_SYNC, "O_SYNC", FSYNC_ERRNO },
-	  { __O_FULLSYNC, "__O_FULLSYNC", FSYNC_ERRNO },
-	};
-      for (size_t i = 0; i < array_length (want); i++)
-	{
-	  struct aiocb cb = { .aio_fildes = fd };
-	  const struct aiocb *list[] = { &cb };
-	  TEST_COMPARE (aio_fsync (want[i].op, &cb), 0);
-	  while (aio_error (&cb) == EINPROGRESS)
-	    aio_suspend (list, 1, NULL);
-	  int err = aio_error (&cb);
-	  if (err != want[i].err)
-	    FAIL ("aio_fsync (%s): %s, want %s", want[i].name,
-		  err == FSYNC_ERRNO ? "fsync"
-		  : err == FDATASYNC_ERRNO ? "fdatasync" : "neither",
-		  want[i].err == FSYNC_ERRNO ? "fsync" : "fdatasync");
-	}
-      _exit (0);
-    }
-  int status;
-  TEST_COMPARE (xwaitpid (pid, &status, 0), pid);
-  TEST_VERIFY (WIFEXITED (status));
-  if (WEXITSTATUS (status) != 77)
-    TEST_COMPARE (WEXITSTATUS (status), 0);
+  cancelled_in = cancel_stage;
+}
 
-  static const int ops[] = { O_DSYNC, O_SYNC, __O_FULLSYNC };
-  for (size_t i = 0; i < array_length (ops); i++)
-    {
-      struct aiocb cb = { .aio_fildes = fd };
-      const struct aiocb *list[] = { &cb };
-      TEST_COMPARE (aio_fsync (ops[i], &cb), 0);
-      while (aio_error (&cb) == EINPROGRESS)
-	aio_suspend (list, 1, NULL);
-      TEST_COMPARE (aio_return (&cb), 0);
-    }
-  struct aiocb cb = { .aio_fildes = fd };
-  errno = 0;
-  TEST_COMPARE (aio_fsync (O_RDWR, &cb), -1);
-  TEST_COMPARE (errno, EINVAL);
+static void *
+cancel_thread (void *closure)
+{
+  pthread_cleanup_push (cancel_cleanup, NULL);
+  cancel_stage = stage_call;
+  TEST_COMPARE (pthread_cancel (pthread_self ()), 0);
+  int fd = cancel_entry->open (cancel_flags);
+  cancel_stage = stage_after;
+  /* Later cancellation points, which must not be the ones that act.  */
+  if (fd >= 0)
+    close (fd);
+  pthread_testcancel ();
+  cancel_stage = stage_end;
+  pthread_cleanup_pop (0);
+  return NULL;
+}
 
-  xclose (fd);
+/* Each entry point that is a cancellation point must act on a pending
+   cancellation with O_RSYNC requested, whether it makes the system
+   call or refuses O_RSYNC (glibc.io.rsync=1), which it does under the
+   filter that answers the probe with EPERM.  */
+static void
+check_cancellation (enum filter filter)
+{
+  for (size_t e = 0; e < array_length (entries); e++)
+    {
+      if (!entries[e].cancellable || entries[e].open == NULL)
+	continue;
+      cancel_entry = &entries[e];
+      cancel_flags = O_RSYNC | O_DSYNC;
+      cancel_stage = 0;
+      cancelled_in = 0;
+      void *ret = xpthread_join (xpthread_create (NULL, cancel_thread, NULL));
+      const char *what = rsync_strict && !kernel_yes (filter)
+	? "refusing O_RSYNC" : "opening with O_RSYNC";
+      if (ret != PTHREAD_CANCELED)
+	FAIL ("%s, %s: the thread was not cancelled", entries[e].name, what);
+      else if (cancelled_in != stage_call)
+	FAIL ("%s, %s: the thread was cancelled %s, not in the call",
+	      entries[e].name, what,
+	      cancelled_in == stage_after ? "at a later cancellation point"
+	      : "elsewhere");
+    }
+}
+
+/* The old open called with O_DSYNC (the O_SYNC of glibc 2.11 and
+   earlier) from objects whose newest symbol version is GLIBC_2.11 and
+   GLIBC_2.12: glibc.io.legacy_osync=1 widens it to O_SYNC for the
+   first only.  */
+static void
+check_legacy_callers (void)
+{
+#if LEGACY_PORT
+  static const struct
+  {
+    const char *name;
+    int (*open) (const char *, int);
+    bool old;
+  } callers[] =
+    {
+      { "GLIBC_2.11", tst_open_osync_old_open_211, true },
+      { "GLIBC_2.12", tst_open_osync_old_open_212, false },
+    };
+  for (size_t i = 0; i < array_length (callers); i++)
+    {
+      int fd = callers[i].open (path, O_RDWR | O_DSYNC);
+      TEST_VERIFY_EXIT (fd >= 0);
+      int fl = fcntl (fd, F_GETFL);
+      xclose (fd);
+      int want = O_DSYNC;
+      if (legacy_full && callers[i].old)
+	want |= __O_FULLSYNC;
+      if ((fl & SYNC_BITS) != want)
+	FAIL ("old open with O_DSYNC from an object whose newest version is "
+	      "%s: F_GETFL sync bits %#o, want %#o (readelf -V shows the "
+	      "object's version needs)", callers[i].name, fl & SYNC_BITS,
+	      want);
+    }
+  printf ("info: callers built before and after glibc 2.12 checked\n");
+#elif defined TEST_STATIC
+  printf ("info: a static program has no old versions to call\n");
+#else
+  printf ("info: no program built before glibc 2.12 runs on this port\n");
+#endif
 }
 
 /* In the fortify variant (tst-open-osync-fortify.c defines
    TEST_FORTIFIED), open, open64, openat and openat64 with flags that
    are not constant and no mode must go through __open_2 and friends,
-   which refuse O_CREAT without a mode by aborting the process; the
-   plain functions would create the file.  */
+   which refuse O_CREAT without a mode by aborting the process with a
+   message; the plain functions would create the file.  */
+#ifdef TEST_FORTIFIED
+static opener_fn fortified_opener;
+
+static void
+fortified_call (void *closure)
+{
+  setrlimit (RLIMIT_CORE, &(struct rlimit) { 0, 0 });
+  /* Not a constant, or the call would not compile.  */
+  volatile int creat = O_CREAT;
+  int fd = fortified_opener (creat);
+  _exit (fd >= 0 ? 0 : 1);
+}
+#endif
+
 static void
 check_fortified (void)
 {
@@ -595,126 +834,22 @@ check_fortified (void)
     };
   for (size_t i = 0; i < array_length (fortified); i++)
     {
-      pid_t pid = xfork ();
-      if (pid == 0)
-	{
-	  /* No core file from the abort.  */
-	  setrlimit (RLIMIT_CORE, &(struct rlimit) { 0, 0 });
-	  /* Not a constant, or the call would not compile.  */
-	  volatile int creat = O_CREAT;
-	  int fd = fortified[i].open (creat);
-	  _exit (fd >= 0 ? 0 : 1);
-	}
-      int status;
-      TEST_COMPARE (xwaitpid (pid, &status, 0), pid);
-      if (!WIFSIGNALED (status) || WTERMSIG (status) != SIGABRT)
-	FAIL ("%s with O_CREAT and no mode did not abort (status %#x): "
-	      "the fortified function was not reached", fortified[i].name,
-	      status);
+      fortified_opener = fortified[i].open;
+      struct support_capture_subprocess r
+	= support_capture_subprocess (fortified_call, NULL);
+      char *context = xasprintf ("%s with O_CREAT and no mode",
+				 fortified[i].name);
+      support_capture_subprocess_check (&r, context, -SIGABRT,
+					sc_allow_stderr);
+      if (strstr (r.err.buffer, "without mode") == NULL)
+	FAIL ("%s: the fortified function's message is missing: %s",
+	      context, r.err.buffer);
+      free (context);
+      support_capture_subprocess_free (&r);
     }
   printf ("info: open, open64, openat and openat64 went through their "
 	  "fortified functions\n");
 #endif
-}
-
-/* The old open from a caller that needs only symbol versions older
-   than glibc 2.12: glibc.io.legacy_osync=full widens its O_DSYNC (the
-   O_SYNC of its time) to O_SYNC; the same call from this program,
-   which needs newer versions, keeps O_DSYNC (check_all).  */
-static void
-check_legacy_caller (void)
-{
-#if HAVE_COMPAT
-  int fd = tst_open_osync_old_open (path, O_RDWR | __O_DSYNC);
-  TEST_VERIFY_EXIT (fd >= 0);
-  int fl = fcntl (fd, F_GETFL);
-  xclose (fd);
-  int want = __O_DSYNC;
-  if (legacy_full && OLD_O_SYNC_IS_DSYNC)
-    want |= __O_FULLSYNC;
-  if ((fl & SYNC_BITS) != want)
-    FAIL ("old open from a library built before 2.12, O_DSYNC: F_GETFL "
-	  "sync bits %#o, want %#o", fl & SYNC_BITS, want);
-#endif
-}
-
-/* A thread with a cancellation pending that opens with O_RSYNC: the
-   open is a cancellation point whether it reaches the kernel or is
-   refused (glibc.io.rsync=strict).  */
-static void *
-cancelled_open (void *closure)
-{
-  TEST_COMPARE (pthread_cancel (pthread_self ()), 0);
-  int fd = open (path, O_RDWR | O_RSYNC | O_DSYNC);
-  if (fd >= 0)
-    xclose (fd);
-  return (void *) (intptr_t) fd;
-}
-
-static void
-check_cancellation (void)
-{
-  void *ret = xpthread_join (xpthread_create (NULL, cancelled_open, NULL));
-  if (ret != PTHREAD_CANCELED)
-    FAIL ("an open with O_RSYNC that returned %d did not act on a "
-	  "pending cancellation", (int) (intptr_t) ret);
-}
-
-/* In a new process (the probe's answer is cached per process), a
-   seccomp filter that answers EPERM for openat2, as allow-list
-   sandboxes do for system calls they do not know, must make open
-   degrade O_RSYNC, never fail or pass it blindly.  Returns false if
-   seccomp is not available.  */
-static bool
-check_probe_eperm (void)
-{
-  pid_t pid = xfork ();
-  if (pid == 0)
-    {
-      /* openat2 gets EPERM; an openat that carries __O_RSYNC gets the
-	 marker error, so that passing the bit blindly is seen.  */
-      struct sock_filter filter[] =
-	{
-	  BPF_STMT (BPF_LD | BPF_W | BPF_ABS,
-		    offsetof (struct seccomp_data, nr)),
-	  BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_openat2, 0, 1),
-	  BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-	  BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 0, 3),
-	  BPF_STMT (BPF_LD | BPF_W | BPF_ABS, LOW_WORD (2)),
-	  BPF_JUMP (BPF_JMP | BPF_JSET | BPF_K, __O_RSYNC, 0, 1),
-	  BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | MARKER_ERRNO),
-	  BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-      struct sock_fprog prog = { .len = array_length (filter),
-				 .filter = filter };
-      if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-	  || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
-	_exit (77);
-      int fd = open (path, O_RDWR | O_RSYNC | O_DSYNC);
-      if (rsync_strict)
-	{
-	  if (fd != -1 || errno != EINVAL)
-	    FAIL ("openat2 answers EPERM, glibc.io.rsync=strict: open "
-		  "returned %d (errno %d), want EINVAL", fd, errno);
-	  _exit (0);
-	}
-      if (fd < 0)
-	FAIL_EXIT1 ("openat2 answers EPERM: open failed (errno %d%s)", errno,
-		    errno == MARKER_ERRNO ? ": __O_RSYNC reached the kernel"
-		    : "");
-      int fl = fcntl (fd, F_GETFL);
-      if ((fl & SYNC_BITS) != O_DSYNC)
-	FAIL ("openat2 answers EPERM: F_GETFL sync bits %#o, want %#o "
-	      "(O_RSYNC dropped)", fl & SYNC_BITS, O_DSYNC);
-      _exit (0);
-    }
-  int status;
-  TEST_COMPARE (xwaitpid (pid, &status, 0), pid);
-  TEST_VERIFY (WIFEXITED (status));
-  if (WEXITSTATUS (status) == 77)
-    return false;
-  TEST_COMPARE (WEXITSTATUS (status), 0);
-  return true;
 }
 
 static int
@@ -724,53 +859,60 @@ do_test (void)
   path = xasprintf ("%s/file", tmpdir);
   xclose (xopen (path, O_RDWR | O_CREAT, 0600));
   add_temp_file (path);
+  prepare_self ();
 
   kernel_rsync = probe_kernel_rsync ();
-  legacy_full = tunable_set ("glibc.io.legacy_osync=full");
-  rsync_strict = tunable_set ("glibc.io.rsync=strict");
-  bool have_seccomp = check_probe_eperm ();
-  printf ("info: kernel O_RSYNC %s, legacy_osync=%s, rsync=%s, "
-	  "old versions %s\n", kernel_rsync ? "yes" : "no",
-	  legacy_full ? "full" : "data", rsync_strict ? "strict" : "degrade",
-	  HAVE_COMPAT ? "tested" : "absent on this port");
+  legacy_full = tunable_set ("glibc.io.legacy_osync");
+  rsync_strict = tunable_set ("glibc.io.rsync");
+  printf ("info: kernel O_RSYNC %s, glibc.io.legacy_osync=%d, "
+	  "glibc.io.rsync=%d, old versions %s\n",
+	  kernel_rsync ? "yes" : "no", legacy_full, rsync_strict,
+	  HAVE_COMPAT ? "tested" : "absent");
 
-  /* A handle for open_by_handle_at, where the file system and the
-     privileges allow it.  */
+  /* A handle for open_by_handle_at.  The calls that must fail before
+     the kernel looks at it need no valid one.  */
   handle = xmalloc (sizeof (*handle) + MAX_HANDLE_SZ);
   handle->handle_bytes = MAX_HANDLE_SZ;
   int mount_id;
   mount_fd = xopen (tmpdir, O_RDONLY | O_DIRECTORY, 0);
-  have_handle = name_to_handle_at (AT_FDCWD, path, handle, &mount_id, 0) == 0;
-  if (have_handle)
+  if (name_to_handle_at (AT_FDCWD, path, handle, &mount_id, 0) == 0)
     {
       int fd = open_by_handle_at (mount_fd, handle, O_RDONLY);
       have_handle = fd >= 0;
       if (fd >= 0)
 	xclose (fd);
+      else
+	printf ("info: open_by_handle_at: %m\n");
     }
-  if (!have_handle)
-    printf ("info: open_by_handle_at not tested here (%m)\n");
-
-  check_aio_fsync ();
-  check_fortified ();
-  check_legacy_caller ();
-  check_cancellation ();
-
-  /* Without the filter: what F_GETFL reports.  */
-  check_all (false);
-
-  /* With the filter, in a subprocess: what the kernel received.  */
-  pid_t pid = xfork ();
-  if (pid == 0)
+  else
     {
-      /* Failures are recorded in memory shared with the parent.  */
-      if (install_rsync_filter ())
-	check_all (true);
-      _exit (0);
+      printf ("info: name_to_handle_at: %m\n");
+      handle->handle_bytes = 8;
+      handle->handle_type = 1;
+      memset (handle->f_handle, 0, 8);
     }
-  int status;
-  TEST_COMPARE (xwaitpid (pid, &status, 0), pid);
-  TEST_VERIFY (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+
+  if (handle_only && !have_handle)
+    FAIL_UNSUPPORTED ("open_by_handle_at cannot open a file here (it "
+		      "needs CAP_DAC_READ_SEARCH)");
+  if (!handle_only)
+    {
+      check_fortified ();
+      check_legacy_callers ();
+      /* Refusing O_RSYNC needs a kernel without it, which the filter
+	 that answers the probe with EPERM stands for.  */
+      if (!run_filtered (filter_probe_eperm, check_cancellation))
+	check_cancellation (filter_none);
+    }
+
+  bool have_seccomp = true;
+  static const enum filter filters[] =
+    {
+      filter_none, filter_marker, filter_yes_marker, filter_yes_eopnotsupp,
+      filter_probe_eperm,
+    };
+  for (size_t i = 0; i < array_length (filters); i++)
+    have_seccomp &= run_filtered (filters[i], check_all);
 
   free (handle);
   xclose (mount_fd);
@@ -780,9 +922,9 @@ do_test (void)
   if (!have_seccomp)
     FAIL_UNSUPPORTED ("seccomp is not available: what the kernel "
 		      "received was not checked");
-  if (!have_handle)
-    FAIL_UNSUPPORTED ("open_by_handle_at cannot be used here");
   return 0;
 }
 
+/* Slow emulators (qemu-system) need more than the default.  */
+#define TIMEOUT 60
 #include <support/test-driver.c>

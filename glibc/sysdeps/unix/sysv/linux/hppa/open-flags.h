@@ -17,9 +17,10 @@
    <https://www.gnu.org/licenses/>.  */
 
 /* Before glibc 2.12, hppa's O_SYNC was 0100000, the bit that is
-   __O_FULLSYNC today and that the kernel widens to file integrity; its
-   O_DSYNC was today's O_DSYNC.  So an old program's O_DSYNC always
-   meant O_DSYNC, and glibc.io.legacy_osync has nothing to widen.  */
+   __O_FULLSYNC today and that the kernel widens to file integrity, and
+   its O_DSYNC was today's O_DSYNC.  So an old program's O_DSYNC always
+   meant O_DSYNC, and the old versions of the open functions do what
+   the new ones do.  */
 #define OPEN_FLAGS_OLD_OSYNC_IS_DSYNC 0
 
 #include <sysdeps/unix/sysv/linux/open-flags.h>

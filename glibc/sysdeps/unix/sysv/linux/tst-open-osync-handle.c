@@ -1,0 +1,2 @@
+#define TEST_HANDLE 1
+#include "tst-open-osync.c"

@@ -1,0 +1,2 @@
+#define TEST_STATIC 1
+#include "tst-open-osync.c"
