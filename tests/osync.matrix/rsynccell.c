@@ -27,11 +27,19 @@
                      an O_RSYNC|O_DSYNC, then an O_RSYNC|O_SYNC read of
                      a clean file whose access time is two days old, so
                      that the read changes it (relatime);
+       lazy-sync-atime
+                     the O_RSYNC|O_SYNC one with the file system
+                     remounted lazytime, where the access time the read
+                     changes is only I_DIRTY_TIME until a sync;
        yard-fdatasync, yard-fsync, yard-written-back, yard-direct
                      the yardsticks: fdatasync and fsync of a freshly
                      dirtied range from a plain descriptor, and
                      fdatasync of a range written back as in
-                     written-back and of one overwritten as in direct.
+                     written-back and of one overwritten as in direct;
+       yard-atime, yard-lazy-atime
+                     fsync of a plain descriptor after a plain read that
+                     changed the access time, as in sync-atime and in
+                     lazy-sync-atime.
      Every read checks that it returned the data the other process
      wrote, and the atime cases that the read changed the access time.
      Also prints "getfl 0NNN", the sync bits F_GETFL reports for an
@@ -42,9 +50,8 @@
      sync bits after F_SETFL tried to clear the bit from such a
      descriptor and to set it on a plain one; "nowait ok" or "nowait
      ERRNO-NAME", a preadv2 with RWF_NOWAIT on such a descriptor;
-     "unsupported ok" or "unsupported ERRNO-NAME", the open of a
-     regular file of a file system that does not implement O_RSYNC
-     (/proc/self/stat).
+     "proc ok" or "proc ERRNO-NAME", the open of a file of /proc, which
+     has nothing a read could make durable (/proc/self/stat).
    rsynccell strict DIR
      Open a file in DIR with O_RSYNC|O_DSYNC and print "strict ok" or
      "strict ERRNO-NAME"; run it with GLIBC_TUNABLES=glibc.io.rsync=strict.
@@ -57,6 +64,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -226,6 +234,15 @@ measure_sync (int fd, int sync, double *w, double *f)
   *f += f1 - f0;
 }
 
+/* Remount DIR with the MS_* FLAGS (MS_LAZYTIME or 0, relatime
+   either way).  */
+static void
+remount (const char *dir, unsigned long flags)
+{
+  if (mount (NULL, dir, NULL, MS_REMOUNT | MS_RELATIME | flags, NULL) != 0)
+    die ("remount");
+}
+
 static int
 open_file (int flags)
 {
@@ -285,16 +302,16 @@ kernel_flags (void)
     printf ("nowait %s\n", strerrorname_np (errno));
   close (fd);
 
-  /* procfs does not implement O_RSYNC.  */
+  /* A file of /proc has no ->fsync: nothing to make durable.  */
   fd = syscall (SYS_openat, AT_FDCWD, "/proc/self/stat",
                 O_RDONLY | __O_RSYNC | O_DSYNC);
   if (fd >= 0)
     {
-      printf ("unsupported ok\n");
+      printf ("proc ok\n");
       close (fd);
     }
   else
-    printf ("unsupported %s\n", strerrorname_np (errno));
+    printf ("proc %s\n", strerrorname_np (errno));
 }
 
 static int
@@ -343,7 +360,7 @@ main (int argc, char **argv)
       { "dirty-read", CALL_READ }, { "dirty-pread", CALL_PREAD },
       { "dirty-readv", CALL_READV }, { "dirty-preadv2", CALL_PREADV2 },
     };
-  double w[16] = { 0 }, f[16] = { 0 };
+  double w[19] = { 0 }, f[19] = { 0 };
   struct stat before, after;
   char c = 'b';
   for (int i = 0; i < n; i++)
@@ -374,15 +391,36 @@ main (int argc, char **argv)
       measure (fd, CALL_PREAD, c, &w[5], &f[5]);
       close (fd);
 
-      static const int atime_flags[2] = { O_DSYNC, O_SYNC };
-      for (int k = 0; k < 2; k++)
+      /* The access time: an O_RSYNC|O_DSYNC and an O_RSYNC|O_SYNC
+         read, the second also on a lazytime mount, and the yardsticks
+         of the last two: fsync after a plain read.  */
+      static const struct { int flags, lazy, yard, slot; } at[] =
         {
+          { O_DSYNC, 0, 0, 7 }, { O_SYNC, 0, 0, 8 }, { 0, 0, 1, 16 },
+          { O_SYNC, 1, 0, 17 }, { 0, 1, 1, 18 },
+        };
+      for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+        {
+          if (at[k].lazy)
+            remount (argv[1], MS_LAZYTIME);
           age_atime ();
-          fd = open_file (O_RDONLY | O_RSYNC | atime_flags[k]);
+          fd = open_file (O_RDONLY | (at[k].yard ? 0 : O_RSYNC | at[k].flags));
           fstat (fd, &before);
-          measure (fd, CALL_PREAD, c, &w[7 + k], &f[7 + k]);
-          fstat (fd, &after);
+          if (at[k].yard)
+            {
+              if (pread (fd, buf, sizeof buf, 0) != sizeof buf)
+                die ("pread");
+              fstat (fd, &after);
+              measure_sync (fd, 2, &w[at[k].slot], &f[at[k].slot]);
+            }
+          else
+            {
+              measure (fd, CALL_PREAD, c, &w[at[k].slot], &f[at[k].slot]);
+              fstat (fd, &after);
+            }
           close (fd);
+          if (at[k].lazy)
+            remount (argv[1], 0);
           if (before.st_atim.tv_sec == after.st_atim.tv_sec)
             {
               printf ("rsynccell: the read did not change the access "
@@ -454,6 +492,9 @@ main (int argc, char **argv)
   report ("yard-fsync", w[13], f[13], n);
   report ("yard-written-back", w[14], f[14], n);
   report ("yard-direct", w[15], f[15], n);
+  report ("yard-atime", w[16], f[16], n);
+  report ("lazy-sync-atime", w[17], f[17], n);
+  report ("yard-lazy-atime", w[18], f[18], n);
   unlink (path);
   return 0;
 }
