@@ -406,9 +406,11 @@ dm_table (const char *name, const char *type, const char *disk,
     die ("DM_TABLE_LOAD");
   if (!create)
     {
-      /* Suspend, so that the resume below swaps the tables.  */
+      /* Suspend, so that the resume below swaps the tables; without
+         freezing the device, which would write its dirty pages back
+         first.  */
       io = dmlog_header (dmbuf, name);
-      io->flags = DM_SUSPEND_FLAG;
+      io->flags = DM_SUSPEND_FLAG | DM_SKIP_LOCKFS_FLAG;
       if (dmlog_ioctl (DM_DEV_SUSPEND, io) != 0)
         die ("DM_DEV_SUSPEND (suspend)");
     }
