@@ -18,6 +18,13 @@
                       0, 1, ... and an append after the end;
      fdatasync, fsync plain writes, each followed by that call;
      plain            plain writes, no sync at all (the control);
+     writeback        overwrites of block 0, 1, ... each written back
+                      with sync_file_range (WRITE and both WAITs) and
+                      not flushed: the write has reached the disk's
+                      volatile cache when the call returns, and a power
+                      cut may still lose it (what crashcheck.py's model
+                      of the cache must show, wherever the workload
+                      sits in the run);
    each acknowledged write is marked "A:LABEL:BLOCK:GEN:MSEC:MNSEC:SIZE"
    (the file's mtime and size after the call, from fstat).
      rsync-dsync, rsync-sync
@@ -134,7 +141,8 @@ main (int argc, char **argv)
   else if (strcmp (mode, "osync") == 0)
     flags |= O_SYNC;
   else if (strcmp (mode, "fdatasync") != 0 && strcmp (mode, "fsync") != 0
-	   && strcmp (mode, "plain") != 0 && strncmp (mode, "rsync-", 6) != 0)
+	   && strcmp (mode, "plain") != 0 && strcmp (mode, "writeback") != 0
+	   && strncmp (mode, "rsync-", 6) != 0)
     {
       errno = EINVAL;
       die ("unknown MODE");
@@ -157,9 +165,12 @@ main (int argc, char **argv)
       if (fd < 0)
 	die ("open");
       long over = 0, end = n;
+      /* Only overwrites for writeback: an append written back is lost
+	 with its size, which the journal commits later, flushed or not.  */
+      int writeback = strcmp (mode, "writeback") == 0;
       for (long i = 0; i < n; i++)
 	{
-	  long blk = (i % 2 == 0) ? over++ : end++;
+	  long blk = (writeback || i % 2 == 0) ? over++ : end++;
 	  long gen = i + 1;
 	  pause_a_tick ();
 	  record (buf, blk, gen);
@@ -169,6 +180,12 @@ main (int argc, char **argv)
 	    die ("fdatasync");
 	  if (strcmp (mode, "fsync") == 0 && fsync (fd) != 0)
 	    die ("fsync");
+	  if (writeback
+	      && sync_file_range (fd, blk * BLK, BLK,
+				  SYNC_FILE_RANGE_WAIT_BEFORE
+				  | SYNC_FILE_RANGE_WRITE
+				  | SYNC_FILE_RANGE_WAIT_AFTER) != 0)
+	    die ("sync_file_range");
 	  struct stat st;
 	  if (fstat (fd, &st) != 0)
 	    die ("fstat");
