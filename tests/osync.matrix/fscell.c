@@ -39,8 +39,6 @@
        uring-direct     d, then io_uring read of O_RSYNC|O_DSYNC|O_DIRECT
                         (the asynchronous direct read, synced at its
                         completion or issued synchronously)
-       uring-iopoll     the same on a ring set up with IORING_SETUP_IOPOLL
-                        (ROW ext4 and blockdev only)
        yard-fdatasync, yard-fsync, yard-written-back, yard-direct
                         the yardsticks: fdatasync (fsync) of a plain
                         descriptor after the same dirtying, w or d.
@@ -159,8 +157,7 @@ check (char c, const char *what)
 
 enum call
 {
-  C_PREAD, C_SPLICE, C_RWF, C_URING, C_URING_RWF, C_URING_POLL,
-  C_FDATASYNC, C_FSYNC
+  C_PREAD, C_SPLICE, C_RWF, C_URING, C_URING_RWF, C_FDATASYNC, C_FSYNC
 };
 
 /* One read (or yardstick sync) of the range through FD with CALL;
@@ -168,8 +165,8 @@ enum call
 static int
 one (int fd, enum call call, char c)
 {
-  static struct uring ring, pollring;
-  static int ring_ready, pollring_ready;
+  static struct uring ring;
+  static int ring_ready;
   struct iovec iov = { buf, SIZE };
   int pipefd[2];
   ssize_t n = -1;
@@ -205,15 +202,6 @@ one (int fd, enum call call, char c)
       ring_ready = 1;
       r = uring_read (&ring, fd, buf, SIZE, 0,
                       call == C_URING_RWF ? RWF_RSYNC_BIT : 0);
-      n = r;
-      if (r < 0)
-        errno = -r;
-      break;
-    case C_URING_POLL:
-      if (!pollring_ready && uring_init (&pollring, 4, IORING_SETUP_IOPOLL) != 0)
-        die ("io_uring_setup (IOPOLL)");
-      pollring_ready = 1;
-      r = uring_read (&pollring, fd, buf, SIZE, 0, 0);
       n = r;
       if (r < 0)
         errno = -r;
@@ -254,7 +242,6 @@ static const struct kase cases[] =
     { "uring", 0, O_RSYNC | O_DSYNC, C_URING },
     { "uring-rwf", 0, 0, C_URING_RWF },
     { "uring-direct", 'd', O_RSYNC | O_DSYNC | O_DIRECT, C_URING },
-    { "uring-iopoll", 'd', O_RSYNC | O_DSYNC | O_DIRECT, C_URING_POLL },
     { "yard-fdatasync", 0, 0, C_FDATASYNC },
     { "yard-fsync", 0, 0, C_FSYNC },
     { "yard-written-back", 'w', 0, C_FDATASYNC },
@@ -345,9 +332,6 @@ cells (int rounds)
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
     {
       const struct kase *ks = &cases[k];
-      if (ks->call == C_URING_POLL
-          && strcmp (row, "ext4") != 0 && strcmp (row, "blockdev") != 0)
-        continue;
       unsigned long wmin = -1, fmin = -1;
       int err = 0;
       for (int r = 0; r < rounds && err == 0; r++)
