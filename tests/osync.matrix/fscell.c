@@ -75,6 +75,7 @@
 #include <linux/fs.h>
 
 #include "disk-stat.h"
+#include "dirty.h"
 #include "uring.h"
 #include "dmlog.h"
 
@@ -83,7 +84,7 @@
 #endif
 #define RWF_RSYNC_BIT OSYNC_RWF_RSYNC
 
-#define SIZE 8192
+#define SIZE OSYNC_DIRTY_SIZE
 #define FILE_SIZE (16 * SIZE)
 #define SYNC_BITS (O_DSYNC | O_SYNC | O_RSYNC)
 
@@ -96,51 +97,6 @@ die (const char *what)
 {
   printf ("fscell: %s: %s\n", what, strerror (errno));
   exit (1);
-}
-
-/* Another process overwrites the range with bytes C and exits without
-   syncing; HOW 'w' writes it back with sync_file_range first, 'd'
-   writes through O_DIRECT.  */
-static void
-dirty (char c, char how)
-{
-  pid_t pid = fork ();
-  if (pid < 0)
-    die ("fork");
-  if (pid == 0)
-    {
-      memset (buf, c, SIZE);
-      int fd = open (file, O_WRONLY | (how == 'd' ? O_DIRECT : 0));
-      if (fd < 0 || pwrite (fd, buf, SIZE, 0) != SIZE)
-        die ("the writer's pwrite");
-      if (how == 'w'
-          && sync_file_range (fd, 0, SIZE,
-                              SYNC_FILE_RANGE_WAIT_BEFORE
-                              | SYNC_FILE_RANGE_WRITE
-                              | SYNC_FILE_RANGE_WAIT_AFTER) != 0)
-        die ("sync_file_range");
-      _exit (0);
-    }
-  int status;
-  if (waitpid (pid, &status, 0) != pid || status != 0)
-    {
-      printf ("fscell: the writer failed\n");
-      exit (1);
-    }
-}
-
-/* The file and its metadata durable, and a flush after the last write
-   sync made, so that the next case's I/O is its own.  */
-static void
-settle (void)
-{
-  int fd = open (file, O_RDWR);
-  if (fd < 0 || fsync (fd) != 0)
-    die ("settle: fsync");
-  sync ();
-  if (fdatasync (fd) != 0)
-    die ("settle: fdatasync");
-  close (fd);
 }
 
 static void
@@ -161,7 +117,8 @@ enum call
 };
 
 /* One read (or yardstick sync) of the range through FD with CALL;
-   0, or the errno of the failure.  The data is checked against C.  */
+   0, or the errno of the failure.  The data is checked against C,
+   unless C is 0.  */
 static int
 one (int fd, enum call call, char c)
 {
@@ -213,12 +170,14 @@ one (int fd, enum call call, char c)
     }
   if (n < 0)
     return errno;
-  if (n != SIZE)
+  /* A file of /proc (C 0): whatever it holds, something is read.  */
+  if (c == 0 ? n == 0 : n != SIZE)
     {
       printf ("fscell: %s: a read of %zd bytes, want %d\n", row, n, SIZE);
       exit (1);
     }
-  check (c, row);
+  if (c != 0)
+    check (c, row);
   return 0;
 }
 
@@ -285,41 +244,11 @@ basics (void)
     {
       char c = is_proc ? 0 : 'a' + i;
       if (!is_proc)
-        dirty (c, 0);
+        osync_dirty (file, c, 0);
       int fd = open (file, O_RDONLY | calls[i].flags);
       if (fd < 0)
         die ("open");
-      int e;
-      if (is_proc)
-        {
-          /* A file of /proc: whatever it holds, it must be read.  */
-          struct iovec iov = { buf, SIZE };
-          static struct uring ring;
-          static int ready;
-          ssize_t n;
-          switch (calls[i].call)
-            {
-            case C_RWF:
-              n = preadv2 (fd, &iov, 1, 0, RWF_RSYNC_BIT);
-              break;
-            case C_URING:
-            case C_URING_RWF:
-              if (!ready && uring_init (&ring, 4, 0) != 0)
-                die ("io_uring_setup");
-              ready = 1;
-              n = uring_read (&ring, fd, buf, SIZE, 0,
-                              calls[i].call == C_URING_RWF ? RWF_RSYNC_BIT : 0);
-              if (n < 0)
-                errno = -n;
-              break;
-            default:
-              n = pread (fd, buf, SIZE, 0);
-              break;
-            }
-          e = n > 0 ? 0 : n == 0 ? EIO : errno;
-        }
-      else
-        e = one (fd, calls[i].call, c);
+      int e = one (fd, calls[i].call, c);
       printf ("call %s %s\n", calls[i].name, e == 0 ? "ok" : errname (e));
       close (fd);
     }
@@ -337,8 +266,8 @@ cells (int rounds)
       for (int r = 0; r < rounds && err == 0; r++)
         {
           c = c == 'z' ? 'a' : c + 1;
-          settle ();
-          dirty (c, ks->how);
+          osync_settle (file);
+          osync_dirty (file, c, ks->how);
           int fd = open (file, (ks->call == C_FDATASYNC || ks->call == C_FSYNC
                                 ? O_RDWR : O_RDONLY) | ks->flags);
           if (fd < 0)
@@ -544,7 +473,7 @@ main (int argc, char **argv)
       close (fd);
     }
   if (!is_proc)
-    settle ();
+    osync_settle (file);
   basics ();
   if (strcmp (dev, "-") != 0)
     cells (rounds);

@@ -73,8 +73,9 @@
 #include <unistd.h>
 
 #include "disk-stat.h"
+#include "dirty.h"
 
-#define SIZE 8192
+#define SIZE OSYNC_DIRTY_SIZE
 #define FILE_SIZE (16 * SIZE)
 /* The sync bits: O_DSYNC, the kernel's __O_SYNC, __O_RSYNC.  */
 #define SYNC_BITS (O_DSYNC | O_SYNC | __O_RSYNC)
@@ -89,62 +90,6 @@ die (const char *what)
   exit (1);
 }
 
-/* A second process overwrites the range with bytes of value C and
-   exits without syncing; with HOW 'w', after writing the range back
-   with sync_file_range (which flushes nothing); with HOW 'd', through
-   O_DIRECT.  */
-static void
-dirty_how (char c, char how)
-{
-  pid_t pid = fork ();
-  if (pid < 0)
-    die ("fork");
-  if (pid == 0)
-    {
-      static char buf[SIZE] __attribute__ ((aligned (4096)));
-      memset (buf, c, sizeof buf);
-      int fd = open (path, O_WRONLY | (how == 'd' ? O_DIRECT : 0));
-      if (fd < 0 || pwrite (fd, buf, sizeof buf, 0) != sizeof buf)
-        die ("the writer's pwrite");
-      if (how == 'w'
-          && sync_file_range (fd, 0, sizeof buf,
-                              SYNC_FILE_RANGE_WAIT_BEFORE
-                              | SYNC_FILE_RANGE_WRITE
-                              | SYNC_FILE_RANGE_WAIT_AFTER) != 0)
-        die ("sync_file_range");
-      _exit (0);
-    }
-  int status;
-  if (waitpid (pid, &status, 0) != pid || status != 0)
-    {
-      printf ("rsynccell: the writer failed\n");
-      exit (1);
-    }
-}
-
-static void
-dirty (char c)
-{
-  dirty_how (c, 0);
-}
-
-/* Make the whole file and its inode durable and clean, and end with a
-   flush after the last write sync makes: the disk then has nothing
-   written since its last flush, whatever sync wrote back, so that the
-   next case's cost is its own.  (ext4's fdatasync with nothing pending
-   only flushes.)  */
-static void
-settle (void)
-{
-  int fd = open (path, O_RDWR);
-  if (fd < 0 || fsync (fd) != 0)
-    die ("fsync");
-  sync ();
-  if (fdatasync (fd) != 0)
-    die ("fdatasync");
-  close (fd);
-}
-
 /* Set the access time two days back, keeping the modification time,
    and settle, so that the next read changes it under relatime.  */
 static void
@@ -157,7 +102,7 @@ age_atime (void)
   ts[1].tv_nsec = UTIME_OMIT;
   if (utimensat (AT_FDCWD, path, ts, 0) != 0)
     die ("utimensat");
-  settle ();
+  osync_settle (path);
 }
 
 enum call { CALL_READ, CALL_PREAD, CALL_READV, CALL_PREADV2, CALL_SPLICE };
@@ -348,7 +293,7 @@ main (int argc, char **argv)
     if (fd < 0 || write (fd, buf, sizeof buf) != sizeof buf)
       die ("write");
   close (fd);
-  settle ();
+  osync_settle (path);
 
   fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
   printf ("getfl 0%o\n", fcntl (fd, F_GETFL) & SYNC_BITS);
@@ -365,28 +310,28 @@ main (int argc, char **argv)
   char c = 'b';
   for (int i = 0; i < n; i++)
     {
-      dirty (c);
+      osync_dirty (path, c, 0);
       fd = open_file (O_RDONLY);
       measure (fd, CALL_PREAD, c, &w[0], &f[0]);
       close (fd);
-      settle ();
+      osync_settle (path);
       for (size_t k = 0; k < 4; k++)
         {
           c = c == 'z' ? 'b' : c + 1;
-          dirty (c);
+          osync_dirty (path, c, 0);
           fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
           measure (fd, calls[k].call, c, &w[1 + k], &f[1 + k]);
           close (fd);
         }
       c = c == 'z' ? 'b' : c + 1;
-      dirty (c);
+      osync_dirty (path, c, 0);
       fd = open_file (O_RDONLY | O_RSYNC | O_SYNC);
       measure (fd, CALL_PREAD, c, &w[6], &f[6]);
       close (fd);
 
       /* Clean: right after settle, nothing written since the last
          flush.  */
-      settle ();
+      osync_settle (path);
       fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
       measure (fd, CALL_PREAD, c, &w[5], &f[5]);
       close (fd);
@@ -429,39 +374,39 @@ main (int argc, char **argv)
             }
         }
       c = c == 'z' ? 'b' : c + 1;
-      settle ();
+      osync_settle (path);
 
-      dirty_how (c, 'w');
+      osync_dirty (path, c, 'w');
       fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
       measure (fd, CALL_PREAD, c, &w[9], &f[9]);
       close (fd);
       c = c == 'z' ? 'b' : c + 1;
-      settle ();
+      osync_settle (path);
 
-      dirty_how (c, 'd');
+      osync_dirty (path, c, 'd');
       fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC | O_DIRECT);
       measure (fd, CALL_PREAD, c, &w[10], &f[10]);
       close (fd);
       c = c == 'z' ? 'b' : c + 1;
-      settle ();
+      osync_settle (path);
 
-      dirty (c);
+      osync_dirty (path, c, 0);
       fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
       measure (fd, CALL_SPLICE, c, &w[11], &f[11]);
       close (fd);
       c = c == 'z' ? 'b' : c + 1;
-      settle ();
+      osync_settle (path);
 
       /* The yardsticks: the same dirty range made durable with
          fdatasync, and with fsync, from a plain descriptor.  */
       for (int k = 0; k < 2; k++)
         {
-          dirty (c);
+          osync_dirty (path, c, 0);
           fd = open_file (O_RDONLY);
           measure_sync (fd, 1 + k, &w[12 + k], &f[12 + k]);
           close (fd);
           c = c == 'z' ? 'b' : c + 1;
-          settle ();
+          osync_settle (path);
         }
 
       /* The yardsticks of the written-back and O_DIRECT cases: what
@@ -470,12 +415,12 @@ main (int argc, char **argv)
       static const char hows[2] = { 'w', 'd' };
       for (int k = 0; k < 2; k++)
         {
-          dirty_how (c, hows[k]);
+          osync_dirty (path, c, hows[k]);
           fd = open_file (O_RDONLY);
           measure_sync (fd, 1, &w[14 + k], &f[14 + k]);
           close (fd);
           c = c == 'z' ? 'b' : c + 1;
-          settle ();
+          osync_settle (path);
         }
     }
   report ("plain", w[0], f[0], n);
