@@ -1,7 +1,9 @@
 # Time per synchronized read against the MiB dirty elsewhere in the
 # file, from bench/rsync-sweep.sh.
 # gnuplot -e "datafile='PLOT.DAT'; outfile='OUT.png'" rsync-sweep.gp
-# PLOT.DAT: one line per size: MiB p50-O_RSYNC-ms p50-fdatasync-read-ms.
+# PLOT.DAT: one line per size: MiB, then the p50 in ms of the O_RSYNC
+# read, the RWF_RSYNC read, io_uring ranged fsync then read, and
+# fdatasync then read.
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 
 set terminal pngcairo size 900,560 font "sans,10"
@@ -14,5 +16,7 @@ set logscale y
 set grid xtics ytics mytics
 set key top left noenhanced
 set pointsize 1.3
-plot datafile using 1:3 with linespoints linewidth 2 pointtype 7 linecolor rgb "#d62728" title "fdatasync(), then read", \
+plot datafile using 1:5 with linespoints linewidth 2 pointtype 7 linecolor rgb "#d62728" title "fdatasync(), then read", \
+     '' using 1:4 with linespoints linewidth 2 pointtype 9 linecolor rgb "#2ca02c" title "io_uring fsync of the 8 KiB (datasync), linked read", \
+     '' using 1:3 with linespoints linewidth 2 pointtype 11 linecolor rgb "#9467bd" title "preadv2 with RWF_RSYNC", \
      '' using 1:2 with linespoints linewidth 2 pointtype 5 linecolor rgb "#1f77b4" title "O_RSYNC|O_DSYNC read"

@@ -1,16 +1,21 @@
 #!/bin/bash
 # What a synchronized read of a small dirty range costs when much more
-# of the file is dirty elsewhere: O_RSYNC|O_DSYNC, which makes durable
-# only the range it reads, against what a program must do without it,
-# fdatasync() and then a plain read, which writes back and flushes the
-# whole file.  bench/syncbench.c, built against the patched glibc of the
+# of the file is dirty elsewhere: O_RSYNC|O_DSYNC and RWF_RSYNC, which
+# make durable only the range read, against what a program can do
+# without them: fdatasync() and then a plain read, which writes back
+# and flushes the whole file, or, ranged, an io_uring IORING_OP_FSYNC
+# with IORING_FSYNC_DATASYNC over the 8 KiB read (vfs_fsync_range, as
+# an O_RSYNC read calls it) linked to the read.  bench/syncbench.c,
+# built against the patched glibc of the
 # primary base, runs in a QEMU guest on the new kernel (kernel/, TCG,
 # ext4 on a virtio disk with cache=unsafe, as bench/syncbench.sh
 # --guest): before each read another process writes the 8 KiB range
 # read and leaves MIB MiB dirty past it (syncbench --elsewhere).  The
-# two methods alternate, size after size, round after round, in one
+# four methods alternate, size after size, round after round, in one
 # boot; the disk's own counters (/sys/block/vda/stat, syncbench --disk)
-# give the requests and the data written per read.
+# give the requests and the data written per read.  The table gives,
+# per method, the mean time per read (over all reads of all rounds) and
+# the median over the rounds of each round's median (p50).
 #
 # usage: rsync-sweep.sh [--rounds R] [--count N] [--sizes "1 16 64"]
 #                       [--from-csv FILE]
@@ -56,7 +61,7 @@ mkdir -p "$OSYNC_RESULTS" && [ -w "$OSYNC_RESULTS" ] \
 name=bench-rsync-sweep
 raw=$OSYNC_RESULTS/$name.csv
 header="round,mib,method,ops_per_sec,p50_us,p99_us,status"
-methods="read-o_rsync-dirty read-dirty-fdatasync"
+methods="read-o_rsync-dirty read-rwf_rsync-dirty read-dirty-uring-fsync read-dirty-fdatasync"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/osync-sweep.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -85,7 +90,8 @@ else
 
   with_log "$tmp/cc.log" "$here/../driver/stagecc.sh" "$root" "$abi" \
     -O2 -Wall -Wextra -I"$here/../tests/lib" \
-    -DOSYNC_RSYNC_BIT="$OSYNC_RSYNC_BIT" -o "$tmp/syncbench" "$here/syncbench.c" \
+    -DOSYNC_RSYNC_BIT="$OSYNC_RSYNC_BIT" -DOSYNC_RWF_RSYNC="$OSYNC_RWF_RSYNC" \
+    -o "$tmp/syncbench" "$here/syncbench.c" \
     || die "compiling bench/syncbench.c against $root failed; the log is above"
 
   files=$tmp/guest
@@ -128,13 +134,16 @@ else
     label != "" && /^[a-z_-]+,[0-9.]*,[0-9.]*,[0-9.]*,/ { print l[1] "," l[2] "," $0 >> raw; rows++ }
     END { exit bad }' "$OSYNC_RESULTS/$name-console.log" \
     || die "syncbench failed in the guest; see $OSYNC_RESULTS/$name-console.log"
-  want=$((rounds * $(wc -w <<<"$sizes") * 2))
+  want=$((rounds * $(wc -w <<<"$sizes") * $(wc -w <<<"$methods")))
   got=$(($(wc -l < "$raw") - 1))
   [ "$got" -eq "$want" ] \
     || die "the guest gave $got results, not $want; see $OSYNC_RESULTS/$name-console.log"
 fi
 
-# Medians over the rounds, the ratio per size, the table and the plot.
+# Per size and method: the mean time per read (each round's mean is
+# 1/ops_per_sec; the rounds have as many reads each) and the median of
+# the rounds' p50; the ratios of the by-hand methods to O_RSYNC; the
+# table and the plot.
 out=$OSYNC_RESULTS/$name.md
 gawk -F, -v rounds="$rounds" -v plotdata="$tmp/plot.dat" '
 function median(a,   b, k) {
@@ -142,52 +151,59 @@ function median(a,   b, k) {
   if (k == 0) return ""
   return k % 2 ? b[(k + 1) / 2] : (b[k / 2] + b[k / 2 + 1]) / 2
 }
-function minmax(a,   k, lo, hi) {
-  lo = ""; hi = ""
-  for (k in a) { if (lo == "" || a[k] < lo) lo = a[k]; if (hi == "" || a[k] > hi) hi = a[k] }
-  return sprintf("%.1f-%.1f", lo, hi)
-}
-# med(S, M, F): median over the rounds of field F (5 p50, KIB, FL) of
-# method M at S MiB.
+# med(S, M, F): median over the rounds of field F (P50, KIB, FL) of
+# method M at S MiB; mean(S, M): the mean time per read, in us.
 function med(s, m, f,   r, a) {
   delete a
   for (r = 1; r <= rounds; r++) if ((s, m, r) in ok) a[r] = v[s, m, r, f]
   return median(a)
 }
+function mean(s, m,   r, t, k) {
+  t = 0; k = 0
+  for (r = 1; r <= rounds; r++) if ((s, m, r) in ok) { t += 1e6 / v[s, m, r, "OPS"]; k++ }
+  return k ? t / k : ""
+}
 NR == 1 { next }
 {
   r = $1; s = $2; m = $3
   if (!(s in seen)) { seen[s] = 1; size[++ns] = s }
-  if ($7 ~ /^ok/ && match($7, /disk per operation: ([0-9.]+) writes ([0-9.]+) KiB ([0-9.]+) flushes/, d)) {
-    ok[s, m, r] = 1; v[s, m, r, 5] = $5; v[s, m, r, "W"] = d[1]; v[s, m, r, "KIB"] = d[2]; v[s, m, r, "FL"] = d[3]
+  if ($7 ~ /^ok/ && $4 > 0 && match($7, /disk per operation: ([0-9.]+) writes ([0-9.]+) KiB ([0-9.]+) flushes/, d)) {
+    ok[s, m, r] = 1; v[s, m, r, "OPS"] = $4; v[s, m, r, "P50"] = $5; v[s, m, r, "KIB"] = d[2]; v[s, m, r, "FL"] = d[3]
   } else {
     print "error: round " r ", " s " MiB, " m ": " $7 > "/dev/stderr"; bad = 1
   }
 }
 END {
   if (bad) exit 1
+  split("read-o_rsync-dirty read-rwf_rsync-dirty read-dirty-uring-fsync read-dirty-fdatasync", meth, " ")
   n = asort(size, sz, "@val_num_asc")
-  print "| dirty elsewhere | O_RSYNC\\|O_DSYNC read, p50 | fdatasync, then read, p50 | ratio (median, range over the rounds) | written per read: O_RSYNC / fdatasync | flushes per read: O_RSYNC / fdatasync |"
-  print "|---:|---:|---:|---|---|---|"
+  print "| dirty elsewhere | O_RSYNC\\|O_DSYNC read | RWF_RSYNC preadv2 | io_uring ranged fsync, then read | fdatasync, then read | KiB written per read (same order) | flushes per read (same order) |"
+  print "|---:|---:|---:|---:|---:|---|---|"
   for (i = 1; i <= n; i++) {
     s = sz[i]
-    delete a
-    for (r = 1; r <= rounds; r++)
-      if ((s, "read-o_rsync-dirty", r) in ok && (s, "read-dirty-fdatasync", r) in ok)
-        a[r] = v[s, "read-dirty-fdatasync", r, 5] / v[s, "read-o_rsync-dirty", r, 5]
-    ra = median(a)
-    p = med(s, "read-o_rsync-dirty", 5); q = med(s, "read-dirty-fdatasync", 5)
-    printf "| %d MiB | %.2f ms | %.2f ms | %.1f times faster (%s) | %.0f KiB / %.0f KiB | %.2f / %.2f |\n", s, p / 1000, q / 1000, ra, minmax(a), med(s, "read-o_rsync-dirty", "KIB"), med(s, "read-dirty-fdatasync", "KIB"), med(s, "read-o_rsync-dirty", "FL"), med(s, "read-dirty-fdatasync", "FL")
-    printf "%d %.4f %.4f\n", s, p / 1000, q / 1000 > plotdata
-    last = ra; lasts = s
+    row = sprintf("| %d MiB", s); kib = ""; fl = ""
+    for (k = 1; k <= 4; k++) {
+      row = row sprintf(" | %.2f / %.2f ms", mean(s, meth[k]) / 1000, med(s, meth[k], "P50") / 1000)
+      kib = kib (k > 1 ? " / " : "") sprintf("%.0f", med(s, meth[k], "KIB"))
+      fl = fl (k > 1 ? " / " : "") sprintf("%.2f", med(s, meth[k], "FL"))
+    }
+    print row " | " kib " | " fl " |"
+    printf "%d %.4f %.4f %.4f %.4f\n", s, med(s, meth[1], "P50") / 1000, med(s, meth[2], "P50") / 1000, med(s, meth[3], "P50") / 1000, med(s, meth[4], "P50") / 1000 > plotdata
   }
-  printf "\nAt %d MiB, O_RSYNC is %.1f times faster than fdatasync-then-read (goal at least 10 at 64 MiB: %s).\n", lasts, last, lasts != 64 ? "not measured at 64 MiB" : last >= 10 ? "met" : "not met"
+  print ""
+  print "Each cell: mean / p50 time per read.  Ratios to the O_RSYNC\\|O_DSYNC read, mean (p50):"
+  print ""
+  for (i = 1; i <= n; i++) {
+    s = sz[i]
+    o = mean(s, meth[1]); op = med(s, meth[1], "P50")
+    printf "- %d MiB: fdatasync then read %.1f (%.1f); io_uring ranged fsync then read %.2f (%.2f); RWF_RSYNC %.2f (%.2f)\n", s, mean(s, meth[4]) / o, med(s, meth[4], "P50") / op, mean(s, meth[3]) / o, med(s, meth[3], "P50") / op, mean(s, meth[2]) / o, med(s, meth[2], "P50") / op
+  }
 }' "$raw" > "$tmp/table.md" \
   || die "$raw has failed or incomplete results (above)"
 {
-  echo "# O_RSYNC against fdatasync-then-read, with the file dirty elsewhere"
+  echo "# Synchronized reads against fsync-then-read, with the file dirty elsewhere"
   echo
-  echo "bench/rsync-sweep.sh, $(date -u +%Y-%m-%d): $rounds rounds, $count reads per method and size in each, 8 KiB read of a range another process dirtied just before, with the given MiB also dirty elsewhere in the file; QEMU guest (TCG) on the new kernel, ext4 on virtio, cache=unsafe; the disk's counters per read."
+  echo "bench/rsync-sweep.sh, $(date -u +%Y-%m-%d): $rounds rounds, $count reads per method and size in each, 8 KiB read of a range another process dirtied just before, with the given MiB also dirty elsewhere in the file; QEMU guest (TCG) on the new kernel, ext4 on virtio, cache=unsafe; the disk's counters per read.  Mean: over all reads; p50: the median of the rounds' medians."
   echo
   cat "$tmp/table.md"
 } > "$out"

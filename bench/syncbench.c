@@ -6,7 +6,9 @@
    fdatasync and fsync, and, where the kernel implements O_RSYNC,
    O_RSYNC|O_DSYNC reads of a clean range and of a range another
    process has just dirtied, next to a plain read and to the same done
-   by hand (fdatasync, then read).  Prints operations per second and the
+   by hand (fdatasync, then read; an io_uring fsync of the range read,
+   IORING_OP_FSYNC with an offset and a length, linked to the read), and
+   RWF_RSYNC reads (preadv2) of such a range.  Prints operations per second and the
    median and 99th-percentile latency of each.  With --elsewhere, the
    process that dirties the range also leaves MIB MiB dirty elsewhere in
    the file before each read: what fdatasync must write and O_RSYNC,
@@ -31,11 +33,13 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "disk-stat.h"
+#include "uring.h"
 
 /* The kernel's bit for O_RSYNC, which the probe passes to openat2
    directly (the unpatched headers have no such bit: their O_RSYNC is
@@ -53,6 +57,13 @@
 #ifndef SYS_openat2
 # define SYS_openat2 437
 #endif
+/* RWF_RSYNC, the project's fact OSYNC_RWF_RSYNC (-DOSYNC_RWF_RSYNC=...);
+   without it the RWF_RSYNC method is not measured.  */
+#ifdef OSYNC_RWF_RSYNC
+# define RWF_RSYNC_BIT OSYNC_RWF_RSYNC
+#else
+# define RWF_RSYNC_BIT 0
+#endif
 
 /* statfs f_type of the file systems that keep everything in memory,
    so that a sync has nothing to wait for.  */
@@ -65,7 +76,8 @@
 #define PROGRESS_AFTER_NS 2000000000ull /* progress lines after 2 s */
 #define ELSEWHERE_CHUNK (1024 * 1024)   /* --elsewhere writes, each */
 
-enum sync_kind { S_NONE, S_ODSYNC, S_OSYNC, S_FDATASYNC, S_FSYNC, S_ORSYNC };
+enum sync_kind { S_NONE, S_ODSYNC, S_OSYNC, S_FDATASYNC, S_FSYNC, S_ORSYNC,
+                 S_RWFRSYNC, S_URING_FSYNC };
 enum op_kind { OP_OVERWRITE, OP_APPEND, OP_READ_CLEAN, OP_READ_DIRTY };
 
 struct method
@@ -95,6 +107,11 @@ static const struct method methods[] = {
     "same, of a range another process wrote (no sync) just before" },
   { "read-dirty-fdatasync", OP_READ_DIRTY, S_FDATASYNC,
     "the same by hand: fdatasync, then a plain pread of the range" },
+  { "read-rwf_rsync-dirty", OP_READ_DIRTY, S_RWFRSYNC,
+    "the same dirty range, preadv2 with RWF_RSYNC of a plain descriptor" },
+  { "read-dirty-uring-fsync", OP_READ_DIRTY, S_URING_FSYNC,
+    "the same by hand, ranged: io_uring fsync (datasync) of the 8 KiB, "
+    "linked to the read" },
 };
 #define NMETHODS (sizeof methods / sizeof methods[0])
 
@@ -344,6 +361,16 @@ measure (const struct method *m, struct result *r)
       close (acks[1]);
     }
 
+  struct uring ring = { .fd = -1 };
+  if (m->sync == S_URING_FSYNC && uring_init (&ring, 4, 0) != 0)
+    {
+      setstatus (r, "error: io_uring_setup: %s", errtext (errno));
+      free (lat);
+      close (fd);
+      close (setup);
+      return -1;
+    }
+
   size_t n = 0;
   long warm = 0;
   off_t size = FILE_SIZE;
@@ -418,7 +445,22 @@ measure (const struct method *m, struct result *r)
                 failed = "fdatasync";
                 break;
               }
-            got = pread (fd, buf, BLOCK, 0);
+            if (m->sync == S_RWFRSYNC)
+              {
+                struct iovec iov = { buf, BLOCK };
+                got = preadv2 (fd, &iov, 1, 0, RWF_RSYNC_BIT);
+              }
+            else if (m->sync == S_URING_FSYNC)
+              {
+                got = uring_fsync_read (&ring, fd, buf, BLOCK, 0);
+                if (got < 0)
+                  {
+                    errno = -got;
+                    got = -1;
+                  }
+              }
+            else
+              got = pread (fd, buf, BLOCK, 0);
             if (got != BLOCK)
               {
                 if (got >= 0)
@@ -462,6 +504,8 @@ measure (const struct method *m, struct result *r)
       disk_f += df1 - df0;
     }
 
+  if (ring.fd >= 0)
+    close (ring.fd);
   if (child > 0)
     {
       close (tokens[1]);        /* the child sees end of file and exits */
@@ -831,8 +875,12 @@ main (int argc, char **argv)
         continue;
       const struct method *m = &methods[i];
       struct result r = { 0, 0, 0, 0, "" };
-      if (m->sync == S_ORSYNC && !rsync_ok && !opt_force_rsync)
+      if ((m->sync == S_ORSYNC || m->sync == S_RWFRSYNC) && !rsync_ok
+          && !opt_force_rsync)
         snprintf (r.status, sizeof r.status, "%s", rsync_why);
+      else if (m->sync == S_RWFRSYNC && RWF_RSYNC_BIT == 0)
+        snprintf (r.status, sizeof r.status,
+                  "n/a: built without -DOSYNC_RWF_RSYNC");
       else if (m->sync != S_NONE && memfs != NULL)
         setstatus (&r, "ignored: %s does not write to a disk", memfs);
       else

@@ -138,7 +138,7 @@ for which in patched baseline; do
   r=root_$which
   with_log "$tmp/cc-$which.log" "$here/../driver/stagecc.sh" "${!r}" "$abi" \
     -O2 -Wall -Wextra -I"$here/../tests/lib" -DOSYNC_RSYNC_BIT="$OSYNC_RSYNC_BIT" \
-    -o "$tmp/syncbench-$which" "$here/syncbench.c" \
+    -DOSYNC_RWF_RSYNC="$OSYNC_RWF_RSYNC" -o "$tmp/syncbench-$which" "$here/syncbench.c" \
     || die "compiling bench/syncbench.c against the $which glibc (${!r}) failed; the log is above"
   if [ -s "$tmp/cc-$which.log" ]; then
     cat "$tmp/cc-$which.log" >&2

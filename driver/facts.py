@@ -60,6 +60,13 @@ def load(path=None):
                     % (path, facts['OSYNC_RSYNC_BIT']))
     facts['OSYNC_RSYNC_HEX'] = hex(bit)
     facts['OSYNC_RSYNC_SHIFT'] = str(bit.bit_length() - 1)
+    if 'OSYNC_RWF_RSYNC' in facts:
+        m = re.fullmatch(r'0x([0-9a-f]{8})', facts['OSYNC_RWF_RSYNC'])
+        rwf = int(m.group(1), 16) if m else 0
+        if not m or rwf & (rwf - 1) or not 0 < rwf < 1 << 31:
+            raise Error('%s: OSYNC_RWF_RSYNC must be one bit below the sign '
+                        'bit, as 0x and eight lowercase hexadecimal digits, '
+                        'not %s' % (path, facts['OSYNC_RWF_RSYNC']))
     return facts
 
 

@@ -22,7 +22,8 @@
 # back but not flushed (or written with O_DIRECT) what fdatasync of it
 # costs; a plain read costs no I/O, a clean range and the O_DSYNC read
 # that changes only the atime exactly none; the O_SYNC one that changes
-# the atime a write and a flush at least; RWF_NOWAIT gets EAGAIN; and the
+# the atime what fsync after a plain read costs (relatime and lazytime);
+# RWF_NOWAIT gets EAGAIN; and the
 # yardsticks tell fdatasync from fsync.  The console and the cell's output
 # go to the --out directory.  --judge FILE judges a saved output only
 # (the self-test in tests/osync.kernel/mainline.exp).  The series is kernel/patches-mainline (the
@@ -48,8 +49,8 @@ judge ()
     $1 == "nowait" { nowait = $2 }
     END {
       n = split("plain dirty-read dirty-pread dirty-readv dirty-preadv2 dirty-splice " \
-                "clean sync-dirty dsync-atime sync-atime written-back direct " \
-                "yard-fdatasync yard-fsync yard-written-back yard-direct", all, " ")
+                "clean sync-dirty dsync-atime sync-atime lazy-sync-atime written-back direct " \
+                "yard-fdatasync yard-fsync yard-written-back yard-direct yard-atime yard-lazy-atime", all, " ")
       for (i = 1; i <= n; i++)
         if (!(all[i] in w))
           say(0, "no result for " all[i])
@@ -65,16 +66,20 @@ judge ()
       for (i in y)
         say(f[y[i]] >= 1 && w[y[i]] <= f[y[i]] + 0.25,
             "the yardstick " y[i] " flushes and writes no data (" cost(y[i]) ")")
-      for (i = 1; i <= 12; i++) {
+      split("yard-atime yard-lazy-atime", a, " ")
+      for (i in a)
+        say(w[a[i]] >= 1 && f[a[i]] >= 1,
+            "the yardstick " a[i] " writes and flushes, the access time (" cost(a[i]) ")")
+      for (i = 1; i <= 13; i++) {
         c = all[i]
         if (c == "plain") {
           say(w[c] < 0.5 && f[c] < 0.5, c ": no I/O (" cost(c) ")")
         } else if (c == "clean" || c == "dsync-atime") {
           say(w[c] == 0 && f[c] == 0, c ": no I/O at all, exactly (" cost(c) ")")
-        } else if (c == "sync-atime") {
-          say(w[c] >= 1 && f[c] >= 1, c ": at least a write and a flush, the access time (" cost(c) ")")
         } else {
           yard = (c == "sync-dirty") ? "yard-fsync" : \
+                 (c == "sync-atime") ? "yard-atime" : \
+                 (c == "lazy-sync-atime") ? "yard-lazy-atime" : \
                  (c == "written-back" || c == "direct") ? "yard-" c : "yard-fdatasync"
           say(w[c] == w[yard] && f[c] == f[yard],
               c ": exactly what " yard " costs (" cost(c) ", " yard " " cost(yard) ")")

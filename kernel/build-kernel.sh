@@ -21,7 +21,9 @@
 #       uapi headers of every architecture that has its own
 #       <asm/fcntl.h> (and the tools/ copy, where the tree has one):
 #       __O_RSYNC is OSYNC_RSYNC_BIT of the project's facts file and
-#       collides with no other open flag and no internal f_flags bit;
+#       collides with no other open flag and no internal f_flags bit,
+#       and RWF_RSYNC in <linux/fs.h> is OSYNC_RWF_RSYNC, a bit of its
+#       own, in RWF_SUPPORTED;
 #       and compile fs/fcntl.o, whose fcntl_init() checks with
 #       BUILD_BUG_ON that the open flags are distinct bits (unless a
 #       finished build of the same tarball and series compiled it).
@@ -273,6 +275,9 @@ if [ -n "$check" ]; then
     printf '%s\n' "$out" | python3 "$here/check-uapi.py" "$arch" >> "$check/uapi.log" 2>&1 \
       || status=1
   done
+  # RWF_RSYNC in <linux/fs.h>, the same value in every tree.
+  python3 "$here/check-uapi.py" --rwf "$work/include/uapi/linux/fs.h" >> "$check/uapi.log" 2>&1 \
+    || status=1
   # fcntl_init()'s BUILD_BUG_ON: the count of distinct open flag bits.
   {
     echo "make fs/fcntl.o on $kversion with the series (fcntl_init's BUILD_BUG_ON):"

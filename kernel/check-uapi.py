@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
-"""Check __O_RSYNC in one architecture's uapi <asm/fcntl.h>.
+"""Check __O_RSYNC in one architecture's uapi <asm/fcntl.h>, or
+RWF_RSYNC in <linux/fs.h>.
 
-Reads the output of "cpp -dM" for the header on standard input and
-checks that __O_RSYNC is OSYNC_RSYNC_BIT of the project's facts file
-(driver/facts.py) and shares no bit with any other open flag of that
-header, with the internal f_flags bits __FMODE_EXEC (0x20) and
-FMODE_NONOTIFY (0x4000000, an open flag of its own, O_EMPTYPATH, since
-Linux 7.2), or with the sign bit.  Prints one line for the architecture
-named by the argument; exits 1 on a problem.
+  check-uapi.py ARCH < cpp -dM output of <asm/fcntl.h>
+      checks that __O_RSYNC is OSYNC_RSYNC_BIT of the project's facts
+      file (driver/facts.py) and shares no bit with any other open flag
+      of that header, with the internal f_flags bits __FMODE_EXEC (0x20)
+      and FMODE_NONOTIFY (0x4000000, an open flag of its own,
+      O_EMPTYPATH, since Linux 7.2), or with the sign bit.
+  check-uapi.py --rwf include/uapi/linux/fs.h
+      checks that RWF_RSYNC is OSYNC_RWF_RSYNC of the facts file, shares
+      no bit with another RWF_ flag, and is in RWF_SUPPORTED.
+
+Prints one line (for the architecture named by the argument, or
+"rwf"); exits 1 on a problem.
 
 Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 """
@@ -20,7 +26,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "driver"))
 import facts  # noqa: E402
 
-RSYNC = int(facts.load(os.environ.get("OSYNC_FACTS"))["OSYNC_RSYNC_BIT"], 8)
+FACTS = facts.load(os.environ.get("OSYNC_FACTS"))
+RSYNC = int(FACTS["OSYNC_RSYNC_BIT"], 8)
+RWF_RSYNC = FACTS["OSYNC_RWF_RSYNC"]
 INTERNAL = {"__FMODE_EXEC": 0x20, "FMODE_NONOTIFY": 0x4000000,
             "the sign bit": 0x80000000}
 # Names that are composites or aliases of other flags, or not flags.
@@ -51,7 +59,42 @@ def c_value(text, macros, depth=0):
     return eval(text)
 
 
+def check_rwf(path):
+    """RWF_RSYNC in the uapi <linux/fs.h> at PATH."""
+    with open(path) as f:
+        text = f.read()
+    flags = dict(re.findall(
+        r"^#define\s+(RWF_[A-Z_]+)\s+\(\(__force __kernel_rwf_t\)"
+        r"(0x[0-9a-fA-F]+)\)", text, re.M))
+    problems = []
+    if "RWF_RSYNC" not in flags:
+        print("rwf: FAIL: RWF_RSYNC is not defined in %s" % path)
+        return 1
+    if flags["RWF_RSYNC"] != RWF_RSYNC:
+        problems.append("RWF_RSYNC is %s, want %s"
+                        % (flags["RWF_RSYNC"], RWF_RSYNC))
+    rsync = int(flags["RWF_RSYNC"], 16)
+    for name, value in sorted(flags.items()):
+        if name != "RWF_RSYNC" and int(value, 16) & rsync:
+            problems.append("RWF_RSYNC collides with %s (%s)" % (name, value))
+    m = re.search(r"^#define\s+RWF_SUPPORTED\s+\(((?:[^)]|\\\n)*)\)",
+                  text, re.M)
+    if not m or "RWF_RSYNC" not in re.findall(r"RWF_[A-Z_]+", m.group(1)):
+        problems.append("RWF_RSYNC is not in RWF_SUPPORTED")
+    if len(flags) < 8:
+        problems.append("only %d RWF flags found; is this <linux/fs.h>?"
+                        % len(flags))
+    if problems:
+        print("rwf: FAIL: %s" % "; ".join(problems))
+        return 1
+    print("rwf: RWF_RSYNC %s, disjoint from %d RWF flags, in RWF_SUPPORTED"
+          % (RWF_RSYNC, len(flags) - 1))
+    return 0
+
+
 def main():
+    if sys.argv[1] == "--rwf":
+        return check_rwf(sys.argv[2])
     arch = sys.argv[1]
     macros = {}
     for line in sys.stdin:

@@ -36,6 +36,11 @@
                       O_RSYNC|O_SYNC), checks the bytes and marks
                       "R:LABEL:BLOCK:GEN:ASEC:ANSEC" (atime after the
                       read).
+     rsync-direct     the same, but the writer writes the even blocks
+                      through O_DIRECT, without O_DSYNC (nothing in the
+                      page cache, the data in the disk's volatile
+                      cache), the odd ones as before, and the reader
+                      opens O_RSYNC|O_DSYNC|O_DIRECT.
    Ends with mark "E:LABEL" and prints "crashwl: ok LABEL N".
    Built with -DCRASH_PLANT_DROP_SYNC, it drops O_DSYNC and O_SYNC
    before the open: a planted bug the harness must catch.
@@ -115,7 +120,9 @@ main (int argc, char **argv)
   dmname = argv[3];
   const char *dir = argv[4];
   long n = atol (argv[5]);
-  char path[4096], buf[BLK], got[BLK];
+  char path[4096];
+  static char buf[BLK] __attribute__ ((aligned (4096)));
+  static char got[BLK] __attribute__ ((aligned (4096)));
   snprintf (path, sizeof path, "%s/%s", dir, label);
 
   /* The starting state, durable.  */
@@ -197,7 +204,8 @@ main (int argc, char **argv)
     }
   else
     {
-      int rflags = O_RDONLY | O_RSYNC
+      int direct = strcmp (mode, "rsync-direct") == 0;
+      int rflags = O_RDONLY | O_RSYNC | (direct ? O_DIRECT : 0)
 	| (strcmp (mode, "rsync-sync") == 0 ? O_SYNC : O_DSYNC);
       int rfd = open (path, rflags);
       if (rfd < 0)
@@ -212,7 +220,8 @@ main (int argc, char **argv)
 	{
 	  /* The writer: no sync.  */
 	  int wfd = open (path, O_WRONLY);
-	  if (wfd < 0)
+	  int ofd = direct ? open (path, O_WRONLY | O_DIRECT) : -1;
+	  if (wfd < 0 || (direct && ofd < 0))
 	    die ("writer open");
 	  for (long i = 0; i < n; i++)
 	    {
@@ -220,9 +229,10 @@ main (int argc, char **argv)
 	      if (read (go[0], &c, 1) != 1)
 		_exit (1);
 	      record (buf, i, i + 1);
-	      if (pwrite (wfd, buf, BLK, i * BLK) != BLK)
+	      if (pwrite (direct && i % 2 == 0 ? ofd : wfd, buf, BLK,
+			  i * BLK) != BLK)
 		die ("writer pwrite");
-	      if (i % 2 == 0
+	      if (i % 2 == 0 && !direct
 		  && sync_file_range (wfd, i * BLK, BLK,
 				      SYNC_FILE_RANGE_WRITE
 				      | SYNC_FILE_RANGE_WAIT_AFTER) != 0)

@@ -27,11 +27,19 @@
                      an O_RSYNC|O_DSYNC, then an O_RSYNC|O_SYNC read of
                      a clean file whose access time is two days old, so
                      that the read changes it (relatime);
+       lazy-sync-atime
+                     the O_RSYNC|O_SYNC one with the file system
+                     remounted lazytime, where the access time the read
+                     changes is only I_DIRTY_TIME until a sync;
        yard-fdatasync, yard-fsync, yard-written-back, yard-direct
                      the yardsticks: fdatasync and fsync of a freshly
                      dirtied range from a plain descriptor, and
                      fdatasync of a range written back as in
-                     written-back and of one overwritten as in direct.
+                     written-back and of one overwritten as in direct;
+       yard-atime, yard-lazy-atime
+                     fsync of a plain descriptor after a plain read that
+                     changed the access time, as in sync-atime and in
+                     lazy-sync-atime.
      Every read checks that it returned the data the other process
      wrote, and the atime cases that the read changed the access time.
      Also prints "getfl 0NNN", the sync bits F_GETFL reports for an
@@ -42,9 +50,8 @@
      sync bits after F_SETFL tried to clear the bit from such a
      descriptor and to set it on a plain one; "nowait ok" or "nowait
      ERRNO-NAME", a preadv2 with RWF_NOWAIT on such a descriptor;
-     "unsupported ok" or "unsupported ERRNO-NAME", the open of a
-     regular file of a file system that does not implement O_RSYNC
-     (/proc/self/stat).
+     "proc ok" or "proc ERRNO-NAME", the open of a file of /proc, which
+     has nothing a read could make durable (/proc/self/stat).
    rsynccell strict DIR
      Open a file in DIR with O_RSYNC|O_DSYNC and print "strict ok" or
      "strict ERRNO-NAME"; run it with GLIBC_TUNABLES=glibc.io.rsync=1.
@@ -57,6 +64,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -65,8 +73,9 @@
 #include <unistd.h>
 
 #include "disk-stat.h"
+#include "dirty.h"
 
-#define SIZE 8192
+#define SIZE OSYNC_DIRTY_SIZE
 #define FILE_SIZE (16 * SIZE)
 /* The sync bits: O_DSYNC, the kernel's __O_SYNC, __O_RSYNC.  */
 #define SYNC_BITS (O_DSYNC | O_SYNC | __O_RSYNC)
@@ -81,62 +90,6 @@ die (const char *what)
   exit (1);
 }
 
-/* A second process overwrites the range with bytes of value C and
-   exits without syncing; with HOW 'w', after writing the range back
-   with sync_file_range (which flushes nothing); with HOW 'd', through
-   O_DIRECT.  */
-static void
-dirty_how (char c, char how)
-{
-  pid_t pid = fork ();
-  if (pid < 0)
-    die ("fork");
-  if (pid == 0)
-    {
-      static char buf[SIZE] __attribute__ ((aligned (4096)));
-      memset (buf, c, sizeof buf);
-      int fd = open (path, O_WRONLY | (how == 'd' ? O_DIRECT : 0));
-      if (fd < 0 || pwrite (fd, buf, sizeof buf, 0) != sizeof buf)
-        die ("the writer's pwrite");
-      if (how == 'w'
-          && sync_file_range (fd, 0, sizeof buf,
-                              SYNC_FILE_RANGE_WAIT_BEFORE
-                              | SYNC_FILE_RANGE_WRITE
-                              | SYNC_FILE_RANGE_WAIT_AFTER) != 0)
-        die ("sync_file_range");
-      _exit (0);
-    }
-  int status;
-  if (waitpid (pid, &status, 0) != pid || status != 0)
-    {
-      printf ("rsynccell: the writer failed\n");
-      exit (1);
-    }
-}
-
-static void
-dirty (char c)
-{
-  dirty_how (c, 0);
-}
-
-/* Make the whole file and its inode durable and clean, and end with a
-   flush after the last write sync makes: the disk then has nothing
-   written since its last flush, whatever sync wrote back, so that the
-   next case's cost is its own.  (ext4's fdatasync with nothing pending
-   only flushes.)  */
-static void
-settle (void)
-{
-  int fd = open (path, O_RDWR);
-  if (fd < 0 || fsync (fd) != 0)
-    die ("fsync");
-  sync ();
-  if (fdatasync (fd) != 0)
-    die ("fdatasync");
-  close (fd);
-}
-
 /* Set the access time two days back, keeping the modification time,
    and settle, so that the next read changes it under relatime.  */
 static void
@@ -149,7 +102,7 @@ age_atime (void)
   ts[1].tv_nsec = UTIME_OMIT;
   if (utimensat (AT_FDCWD, path, ts, 0) != 0)
     die ("utimensat");
-  settle ();
+  osync_settle (path);
 }
 
 enum call { CALL_READ, CALL_PREAD, CALL_READV, CALL_PREADV2, CALL_SPLICE };
@@ -226,6 +179,15 @@ measure_sync (int fd, int sync, double *w, double *f)
   *f += f1 - f0;
 }
 
+/* Remount DIR with the MS_* FLAGS (MS_LAZYTIME or 0, relatime
+   either way).  */
+static void
+remount (const char *dir, unsigned long flags)
+{
+  if (mount (NULL, dir, NULL, MS_REMOUNT | MS_RELATIME | flags, NULL) != 0)
+    die ("remount");
+}
+
 static int
 open_file (int flags)
 {
@@ -285,16 +247,16 @@ kernel_flags (void)
     printf ("nowait %s\n", strerrorname_np (errno));
   close (fd);
 
-  /* procfs does not implement O_RSYNC.  */
+  /* A file of /proc has no ->fsync: nothing to make durable.  */
   fd = syscall (SYS_openat, AT_FDCWD, "/proc/self/stat",
                 O_RDONLY | __O_RSYNC | O_DSYNC);
   if (fd >= 0)
     {
-      printf ("unsupported ok\n");
+      printf ("proc ok\n");
       close (fd);
     }
   else
-    printf ("unsupported %s\n", strerrorname_np (errno));
+    printf ("proc %s\n", strerrorname_np (errno));
 }
 
 static int
@@ -331,7 +293,7 @@ main (int argc, char **argv)
     if (fd < 0 || write (fd, buf, sizeof buf) != sizeof buf)
       die ("write");
   close (fd);
-  settle ();
+  osync_settle (path);
 
   fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
   printf ("getfl 0%o\n", fcntl (fd, F_GETFL) & SYNC_BITS);
@@ -343,46 +305,67 @@ main (int argc, char **argv)
       { "dirty-read", CALL_READ }, { "dirty-pread", CALL_PREAD },
       { "dirty-readv", CALL_READV }, { "dirty-preadv2", CALL_PREADV2 },
     };
-  double w[16] = { 0 }, f[16] = { 0 };
+  double w[19] = { 0 }, f[19] = { 0 };
   struct stat before, after;
   char c = 'b';
   for (int i = 0; i < n; i++)
     {
-      dirty (c);
+      osync_dirty (path, c, 0);
       fd = open_file (O_RDONLY);
       measure (fd, CALL_PREAD, c, &w[0], &f[0]);
       close (fd);
-      settle ();
+      osync_settle (path);
       for (size_t k = 0; k < 4; k++)
         {
           c = c == 'z' ? 'b' : c + 1;
-          dirty (c);
+          osync_dirty (path, c, 0);
           fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
           measure (fd, calls[k].call, c, &w[1 + k], &f[1 + k]);
           close (fd);
         }
       c = c == 'z' ? 'b' : c + 1;
-      dirty (c);
+      osync_dirty (path, c, 0);
       fd = open_file (O_RDONLY | O_RSYNC | O_SYNC);
       measure (fd, CALL_PREAD, c, &w[6], &f[6]);
       close (fd);
 
       /* Clean: right after settle, nothing written since the last
          flush.  */
-      settle ();
+      osync_settle (path);
       fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
       measure (fd, CALL_PREAD, c, &w[5], &f[5]);
       close (fd);
 
-      static const int atime_flags[2] = { O_DSYNC, O_SYNC };
-      for (int k = 0; k < 2; k++)
+      /* The access time: an O_RSYNC|O_DSYNC and an O_RSYNC|O_SYNC
+         read, the second also on a lazytime mount, and the yardsticks
+         of the last two: fsync after a plain read.  */
+      static const struct { int flags, lazy, yard, slot; } at[] =
         {
+          { O_DSYNC, 0, 0, 7 }, { O_SYNC, 0, 0, 8 }, { 0, 0, 1, 16 },
+          { O_SYNC, 1, 0, 17 }, { 0, 1, 1, 18 },
+        };
+      for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+        {
+          if (at[k].lazy)
+            remount (argv[1], MS_LAZYTIME);
           age_atime ();
-          fd = open_file (O_RDONLY | O_RSYNC | atime_flags[k]);
+          fd = open_file (O_RDONLY | (at[k].yard ? 0 : O_RSYNC | at[k].flags));
           fstat (fd, &before);
-          measure (fd, CALL_PREAD, c, &w[7 + k], &f[7 + k]);
-          fstat (fd, &after);
+          if (at[k].yard)
+            {
+              if (pread (fd, buf, sizeof buf, 0) != sizeof buf)
+                die ("pread");
+              fstat (fd, &after);
+              measure_sync (fd, 2, &w[at[k].slot], &f[at[k].slot]);
+            }
+          else
+            {
+              measure (fd, CALL_PREAD, c, &w[at[k].slot], &f[at[k].slot]);
+              fstat (fd, &after);
+            }
           close (fd);
+          if (at[k].lazy)
+            remount (argv[1], 0);
           if (before.st_atim.tv_sec == after.st_atim.tv_sec)
             {
               printf ("rsynccell: the read did not change the access "
@@ -391,39 +374,39 @@ main (int argc, char **argv)
             }
         }
       c = c == 'z' ? 'b' : c + 1;
-      settle ();
+      osync_settle (path);
 
-      dirty_how (c, 'w');
+      osync_dirty (path, c, 'w');
       fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
       measure (fd, CALL_PREAD, c, &w[9], &f[9]);
       close (fd);
       c = c == 'z' ? 'b' : c + 1;
-      settle ();
+      osync_settle (path);
 
-      dirty_how (c, 'd');
+      osync_dirty (path, c, 'd');
       fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC | O_DIRECT);
       measure (fd, CALL_PREAD, c, &w[10], &f[10]);
       close (fd);
       c = c == 'z' ? 'b' : c + 1;
-      settle ();
+      osync_settle (path);
 
-      dirty (c);
+      osync_dirty (path, c, 0);
       fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
       measure (fd, CALL_SPLICE, c, &w[11], &f[11]);
       close (fd);
       c = c == 'z' ? 'b' : c + 1;
-      settle ();
+      osync_settle (path);
 
       /* The yardsticks: the same dirty range made durable with
          fdatasync, and with fsync, from a plain descriptor.  */
       for (int k = 0; k < 2; k++)
         {
-          dirty (c);
+          osync_dirty (path, c, 0);
           fd = open_file (O_RDONLY);
           measure_sync (fd, 1 + k, &w[12 + k], &f[12 + k]);
           close (fd);
           c = c == 'z' ? 'b' : c + 1;
-          settle ();
+          osync_settle (path);
         }
 
       /* The yardsticks of the written-back and O_DIRECT cases: what
@@ -432,12 +415,12 @@ main (int argc, char **argv)
       static const char hows[2] = { 'w', 'd' };
       for (int k = 0; k < 2; k++)
         {
-          dirty_how (c, hows[k]);
+          osync_dirty (path, c, hows[k]);
           fd = open_file (O_RDONLY);
           measure_sync (fd, 1, &w[14 + k], &f[14 + k]);
           close (fd);
           c = c == 'z' ? 'b' : c + 1;
-          settle ();
+          osync_settle (path);
         }
     }
   report ("plain", w[0], f[0], n);
@@ -454,6 +437,9 @@ main (int argc, char **argv)
   report ("yard-fsync", w[13], f[13], n);
   report ("yard-written-back", w[14], f[14], n);
   report ("yard-direct", w[15], f[15], n);
+  report ("yard-atime", w[16], f[16], n);
+  report ("lazy-sync-atime", w[17], f[17], n);
+  report ("yard-lazy-atime", w[18], f[18], n);
   unlink (path);
   return 0;
 }
