@@ -5,6 +5,9 @@
 #   hostguest.sh --cache DIR --kernel stock|BZIMAGE --out DIR
 #                --run SCRIPT [ARG...] [--glibc ROOT] [--drive FILE]...
 #                [--mem MB] [--smp N] [--timeout S] [--env NAME=VALUE]...
+#   hostguest.sh --cache DIR --kernel stock|BZIMAGE --prepare
+#                only download and unpack the kernel (stock) and print
+#                "IMAGE NAME" (NAME: the package, or the image's path)
 #
 # The guest's root is the host's root file system, shared read-only
 # over 9p (QEMU's -virtfs, mount tag "hostroot") as the lower layer of
@@ -32,7 +35,8 @@
 # --kernel stock: Debian 13's linux-image-6.12.*+deb13-amd64, the
 # generic flavour (downloaded with driver/debian-suite.sh into the
 # cache and unpacked, not installed), with 9p, the overlay, ext4, xfs,
-# btrfs, loop and device-mapper's log-writes and flakey targets loaded
+# btrfs, loop and device-mapper's log-writes, flakey and thin-pool
+# targets loaded
 # from the package's modules, in the order their modules.dep gives.
 # The cloud flavour that tests/osync.matrix boots is the same source
 # and version, but has no 9p (CONFIG_NET_9P is not set there).
@@ -47,6 +51,7 @@ top=$(cd "$here/../.." && pwd)
 die () { echo "hostguest.sh: error: $*" >&2; exit 1; }
 
 cache= kernel= out= glibc= mem=2048 smp=1 timeout=3600 run=() drives=() envs=()
+prepare=
 while [ $# -gt 0 ]; do
   case $1 in
     --cache) cache=$2; shift 2 ;;
@@ -58,15 +63,16 @@ while [ $# -gt 0 ]; do
     --smp) smp=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --env) envs+=("$2"); shift 2 ;;
+    --prepare) prepare=1; shift ;;
     --run)
       shift
       while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do run+=("$1"); shift; done ;;
     *) die "unknown argument '$1'; see the comment at the top of $0" ;;
   esac
 done
-[ -n "$cache" ] && [ -n "$kernel" ] && [ -n "$out" ] && [ ${#run[@]} -gt 0 ] \
+[ -n "$cache" ] && [ -n "$kernel" ] && { [ -n "$prepare" ] || { [ -n "$out" ] && [ ${#run[@]} -gt 0 ]; }; } \
   || die "usage: $0 --cache DIR --kernel stock|BZIMAGE --out DIR --run SCRIPT [ARG...]"
-[ -f "${run[0]}" ] || die "no script '${run[0]}' to run in the guest"
+[ -n "$prepare" ] || [ -f "${run[0]}" ] || die "no script '${run[0]}' to run in the guest"
 for w in "${run[@]}" "${envs[@]}"; do
   case $w in
     *' '*|'') die "'$w': the guest's init splits its command lines at spaces; no word may hold one or be empty" ;;
@@ -77,9 +83,12 @@ done
 for t in qemu-system-x86_64 cpio gzip dpkg-deb xz; do
   command -v $t >/dev/null || die "$t is missing; run ./configure"
 done
-mkdir -p "$out" "$cache/qemu"
-out=$(cd "$out" && pwd)
-rm -f "$out/status" "$out/console.log"
+mkdir -p "$cache/qemu"
+if [ -z "$prepare" ]; then
+  mkdir -p "$out"
+  out=$(cd "$out" && pwd)
+  rm -f "$out/status" "$out/console.log"
+fi
 
 # The kernel and, for Debian's, its modules; prepared by one guest at
 # a time.
@@ -109,7 +118,7 @@ if [ "$kernel" = stock ]; then
       || die "depmod cannot make the modules.dep of $pkg in $mdir"
   fi
   # Each wanted module after the modules it depends on.
-  mapfile -t mods < <(awk -v want="crc32c_generic virtio_blk 9p 9pnet_virtio overlay ext4 xfs btrfs loop dm_log_writes dm_flakey" '
+  mapfile -t mods < <(awk -v want="crc32c_generic virtio_blk 9p 9pnet_virtio overlay ext4 xfs btrfs loop dm_log_writes dm_flakey dm_thin_pool" '
     BEGIN { n = split(want, w, " ") }
     { key = $1; sub(/:$/, "", key); dep[key] = ""; for (i = 2; i <= NF; i++) dep[key] = dep[key] " " $i
       name = key; sub(/.*\//, "", name); sub(/\.ko(\.xz|\.zst|\.gz)?$/, "", name); gsub(/-/, "_", name); path[name] = key }
@@ -125,6 +134,10 @@ else
   [ -f "$kernel" ] || die "no kernel image '$kernel'; kernel/build-kernel.sh builds it"
   image=$kernel
   name="the kernel $kernel"
+fi
+if [ -n "$prepare" ]; then
+  echo "$image ${pkg:-$image}"
+  exit 0
 fi
 # The guest's static init, rebuilt when its source changes.
 bin=$cache/qemu/hostinit-$(sha256sum "$here/init.c" | cut -c1-16)

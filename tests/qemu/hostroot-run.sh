@@ -6,6 +6,9 @@
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8
+# No udev in the guest: device-mapper's library makes the /dev/mapper
+# nodes itself.
+export DM_DISABLE_UDEV=1
 status=$1
 shift
 rc=0
