@@ -5,8 +5,8 @@
 # file system of type FSTYP (mounted on /mnt/test by xfstests);
 # SCRATCHDEV is its scratch device, LOGDEV the log device of the
 # dm-log-writes tests.  The results go to /out/xfstests (xfstests's
-# RESULT_BASE, with its xunit report) and /out/results.txt, "TEST
-# RESULT" per test of the list (PASS, FAIL, SKIP, and FAIL for a test
+# RESULT_BASE) and /out/results.txt, "TEST RESULT [WHY]" per test of
+# the list (PASS, FAIL, SKIP, from check's xunit report; FAIL for a test
 # the report does not name).
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -uo pipefail
@@ -19,24 +19,32 @@ case $fstyp in
   xfs) mkfs.xfs -q -f "$TEST_DEV" ;;
   *) echo "xfstests-run: error: no mkfs for $fstyp"; exit 1 ;;
 esac || { echo "xfstests-run: error: cannot make $fstyp on $TEST_DEV"; exit 1; }
-tests=$(sed -e 's/#.*//' "$list" | tr -s ' \t\n' '   ')
+tests=$(sed -e 's/#.*//' "$list")
 cd "$build" || exit 1
-./check -R xunit $tests
-echo "xfstests-run: check exited with status $?"
-python3 - "$RESULT_BASE" $tests > /out/results.txt <<'PY'
-import glob, sys
+: > /out/results.txt
+# One check a test, in the list's order (check sorts the tests it is
+# given): the results so far are kept if the guest is stopped.
+for t in $tests; do
+  rm -f "$RESULT_BASE/result.xml"
+  ./check -R xunit "$t"
+  echo "xfstests-run: check $t exited with status $?"
+  python3 - "$RESULT_BASE/result.xml" "$t" >> /out/results.txt <<'PY'
+import sys
 import xml.etree.ElementTree as ET
-base, tests = sys.argv[1], sys.argv[2:]
-seen = {}
-for path in glob.glob(base + '/**/result.xml', recursive=True):
+path, test = sys.argv[1:]
+r = None
+try:
     for tc in ET.parse(path).getroot().iter('testcase'):
+        if tc.get('name') != test:
+            continue
         r = 'PASS'
         for child in tc:
             if child.tag == 'skipped':
-                r = 'SKIP'
+                r = 'SKIP ' + (child.get('message') or '').replace('\n', ' ')[:100]
             elif child.tag in ('failure', 'error'):
-                r = 'FAIL'
-        seen[tc.get('name')] = r
-for t in tests:
-    print(t, seen.get(t, 'FAIL'), '' if t in seen else 'not-in-report')
+                r = 'FAIL ' + (child.get('message') or '').replace('\n', ' ')[:100]
+except (OSError, ET.ParseError) as e:
+    r = f'FAIL no report ({e})'
+print(test, r or 'FAIL not in the report')
 PY
+done
