@@ -117,7 +117,7 @@ build_tools ()
 # build_key SUITE COMMIT: the key of a build of the suite at COMMIT.
 build_key ()
 {
-  { echo "$1 $2"; patches_of "$1"; build_tools; cat "$0"; } | hash_stdin
+  { echo "$1 $2"; patches_of "$1"; build_tools; declare -f build; } | hash_stdin
 }
 
 # kernel_tree: the unpacked 6.12 tree that kernel/build-kernel.sh made
@@ -187,8 +187,11 @@ inputs ()
     new) echo "kernel $(sha256sum < "$image" | cut -c1-16)" ;;
   esac
   echo "glibc-$v $(cat "$b/.osync-key")"
-  echo "scripts $(cat "$0" "$OSYNC_TOP"/tests/qemu/hostguest.sh "$OSYNC_TOP"/tests/qemu/hostroot-*.sh \
-                    "$OSYNC_TOP"/tests/qemu/init.c | hash_stdin)"
+  # What runs a side: the guest's scripts and this script's functions
+  # that boot it (declare -f: their text, so that an edit elsewhere in
+  # this script keeps the cached runs).
+  echo "scripts $( { cat "$OSYNC_TOP"/tests/qemu/hostguest.sh "$OSYNC_TOP"/tests/qemu/hostroot-*.sh \
+                      "$OSYNC_TOP"/tests/qemu/init.c; declare -f "side_$s" guest disks snapshot_glibc wal_flags; } | hash_stdin)"
   case $s in
     xfstests) echo "list $(cat "$ext"/xfstests.list "$ext"/xfstests-run.sh | hash_stdin)" ;;
     ltp) echo "list $(cat "$ext"/ltp.list "$ext"/ltp-run.sh | hash_stdin)" ;;
@@ -289,7 +292,7 @@ build_selftests ()
   local tree out work
   tree=$(kernel_tree)
   [ -n "$tree" ] || die "no unpacked 6.12 tree in the cache; run make kernel first"
-  out=$sc/build/selftests-${tree##*/tree-}-$( { cat "$0"; build_tools; } | hash_stdin)
+  out=$sc/build/selftests-${tree##*/tree-}-$( { declare -f build_selftests; build_tools; } | hash_stdin)
   if [ -f "$out/.osync-built" ]; then
     echo "$out"
     return
