@@ -56,6 +56,9 @@ src_of ()
     *) die "src_of: no source variable for $1" ;;
   esac
   url=${!var:-}
+  # Without one, the source the last make check-SUITE used, if it is
+  # still there (a developer need not give it again to make check).
+  [ -n "$url" ] || [ ! -s "$sc/src/$1.last" ] || url=$(cat "$sc/src/$1.last")
   if [ -z "$url" ]; then
     echo "none no source given ($var=DIR or $var=URL, the suite's upstream git repository)"
     return
@@ -73,13 +76,20 @@ src_of ()
   echo "$dir $(git -C "$dir" rev-parse 'HEAD^{commit}')"
 }
 
-# fetch_src SUITE: clone or update a URL source into the cache (run only).
+# fetch_src SUITE: clone or update a URL source into the cache (run
+# only), and remember the source for make check.
 fetch_src ()
 {
   local var url dir
   case $1 in xfstests) var=XFSTESTS_SRC ;; ltp) var=LTP_SRC ;; esac
   url=${!var:-}
   [ -n "$url" ] || die "no $1 source: give $var=DIR (a git repository of $1) or $var=URL (its upstream git repository)"
+  mkdir -p "$sc/src"
+  case $url in
+    *://*) ;;
+    *) url=$(cd "$url" && pwd) || die "$var=$url: no such directory" ;;
+  esac
+  echo "$url" > "$sc/src/$1.last"
   case $url in
     *://*)
       dir=$sc/src/$1-$(printf '%s' "$url" | hash_stdin)
