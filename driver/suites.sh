@@ -131,14 +131,25 @@ build_key ()
 }
 
 # kernel_tree: the unpacked 6.12 tree that kernel/build-kernel.sh made
-# (the new kernel's source without the series), or "".
+# (the new kernel's source without the series: that of the new kernel
+# when it is built, else the newest 6.12 tree in the cache), or "".
 kernel_tree ()
 {
-  local image src
-  image=$(cat "$OSYNC_STATE/kernel-image" 2>/dev/null) || return 0
-  src=$(awk '{ print $2 }' "$(dirname "$image")/source" 2>/dev/null) || return 0
-  [ -z "$src" ] || [ ! -f "$OSYNC_CACHE/kernel/tree-${src:0:16}/.osync-unpacked" ] \
-    || echo "$OSYNC_CACHE/kernel/tree-${src:0:16}"
+  local image src t
+  image=$(cat "$OSYNC_STATE/kernel-image" 2>/dev/null || true)
+  src=$(awk '{ print $2 }' "$(dirname "${image:-/nonexistent}")/source" 2>/dev/null || true)
+  if [ -n "$src" ] && [ -f "$OSYNC_CACHE/kernel/tree-${src:0:16}/.osync-unpacked" ]; then
+    echo "$OSYNC_CACHE/kernel/tree-${src:0:16}"
+    return
+  fi
+  for t in $(ls -td "$OSYNC_CACHE"/kernel/tree-*/ 2>/dev/null); do
+    t=${t%/}
+    if [ -f "$t/.osync-unpacked" ] && grep -q '^VERSION = 6$' "$t/Makefile" \
+       && grep -q '^PATCHLEVEL = 12$' "$t/Makefile"; then
+      echo "$t"
+      return
+    fi
+  done
 }
 
 # stock_kernel: "IMAGE PACKAGE" of the stock 6.12 in the cache, or "".
