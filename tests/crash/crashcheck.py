@@ -254,14 +254,12 @@ def disk_time(sec, extra):
     return (s, extra >> 2)
 
 
-def check_state(st, ctx):
-    """Build, repair and check one crash state.  Returns a dict."""
-    (cut, subset), img, ep, tmp = st, ctx['img'], ctx['ep'], ctx['tmp']
-    ops, logf, w = ctx['ops'], ctx['logf'], ctx['w']
-    # The image: the durable part (img, the log up to the epoch's
-    # flush), then the epoch's FUA writes up to the cut and the chosen
-    # ordinary writes, in the order of the log.
-    path = os.path.join(tmp, 'img')
+def write_state(path, img, ops, logf, ep, cut, subset):
+    """Write the crash state (CUT, SUBSET) to the file PATH and return
+    its descriptor, open for reading and writing: the durable part
+    (IMG, the base image with the log applied up to the epoch's flush,
+    as advance() keeps it), then the epoch's FUA writes up to the cut
+    and the chosen ordinary writes, in the order of the log."""
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     os.pwrite(fd, img, 0)
     f = ep.epoch_of[cut]
@@ -272,6 +270,30 @@ def check_state(st, ctx):
             os.pwrite(fd, logf.read(p[2]), p[0])
         elif k == 'discard' and j in subset:
             os.pwrite(fd, bytes(p[1]), p[0])
+    return fd
+
+
+def advance(img, ops, logf, applied, upto):
+    """Apply the log's writes and discards after op APPLIED up to op
+    UPTO (a flush) to the image IMG (a bytearray); returns the new
+    APPLIED.  States taken in the order of their cuts replay the log
+    once."""
+    for j in range(applied + 1, upto + 1):
+        k, p = ops[j]
+        if k == 'write':
+            logf.seek(p[1])
+            img[p[0]:p[0] + p[2]] = logf.read(p[2])
+        elif k == 'discard':
+            img[p[0]:p[0] + p[1]] = bytes(p[1])
+    return max(applied, upto)
+
+
+def check_state(st, ctx):
+    """Build, repair and check one crash state.  Returns a dict."""
+    (cut, subset), img, ep, tmp = st, ctx['img'], ctx['ep'], ctx['tmp']
+    ops, logf, w = ctx['ops'], ctx['logf'], ctx['w']
+    path = os.path.join(tmp, 'img')
+    fd = write_state(path, img, ops, logf, ep, cut, subset)
     res = {'cut': cut, 'errors': [], 'lost': {}, 'stale': {}, 'bad': set(), 'planted': None}
     plant = ctx['plant_at'] == (cut, subset)
     if plant:
@@ -406,15 +428,7 @@ def worker(args):
             applied = -1    # ops up to this flush index are in img
             out = []
             for st in chunk:
-                f = ep.epoch_of[st[0]]
-                for j in range(applied + 1, f + 1):
-                    k, p = ops[j]
-                    if k == 'write':
-                        logf.seek(p[1])
-                        img[p[0]:p[0] + p[2]] = logf.read(p[2])
-                    elif k == 'discard':
-                        img[p[0]:p[0] + p[1]] = bytes(p[1])
-                applied = max(applied, f)
+                applied = advance(img, ops, logf, applied, ep.epoch_of[st[0]])
                 ctx['img'] = img
                 t = time.monotonic()
                 r = check_state(st, ctx)

@@ -6,9 +6,16 @@
    program's wall time in the guest), then reboot, which ends QEMU
    (guest.sh runs it with -no-reboot): a kernel without ACPI, as
    kernel/build-kernel.sh builds them, cannot power the machine off.
-   Three labels are commands of init itself: "@insmod MODULE.ko" loads
-   a module, "@mount DEVICE DIR TYPE" mounts a file system and "@chdir
-   DIR" makes DIR the working directory of the programs that follow.
+   Four labels are commands of init itself: "@insmod MODULE.ko" loads
+   a module, "@mount DEVICE DIR TYPE [OPTIONS]" mounts a file system,
+   "@chdir DIR" makes DIR the working directory of the programs that
+   follow, and "@hostroot TAG" makes the host's root file system,
+   shared read-only over 9p under mount tag TAG (QEMU's -virtfs), the
+   root of the programs that follow: it is the lower layer of an
+   overlay whose upper layer is a tmpfs, so the whole tree is writable
+   and what the guest writes stays in its memory; /proc, /sys, /dev
+   (with /dev/shm and /dev/pts) and /tmp are mounted afresh in it
+   (tests/qemu/hostguest.sh).
    Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.  */
 #define _GNU_SOURCE 1
 #include <stdio.h>
@@ -22,6 +29,51 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* mkdir and mount, or say why not on the console; 0 or -1.  */
+static int
+mount_at (const char *dev, const char *dir, const char *type,
+          unsigned long flags, const char *opts)
+{
+  mkdir (dir, 0755);
+  if (mount (dev, dir, type, flags, opts) != 0)
+    {
+      printf ("osync-guest: mount %s on %s (%s) failed: %m\n", dev, dir, type);
+      return -1;
+    }
+  return 0;
+}
+
+/* @hostroot TAG: see the comment at the top.  */
+static int
+host_root (const char *tag)
+{
+  /* 9p2000.L with the page cache: the lower layer never changes while
+     the guest runs.  */
+  if (mount_at (tag, "/hostroot", "9p", MS_RDONLY,
+                "trans=virtio,version=9p2000.L,msize=512000,cache=loose") != 0
+      || mount_at ("tmpfs", "/rw", "tmpfs", 0, "mode=0755") != 0)
+    return -1;
+  mkdir ("/rw/upper", 0755);
+  mkdir ("/rw/work", 0755);
+  if (mount_at ("overlay", "/newroot", "overlay", 0,
+                "lowerdir=/hostroot,upperdir=/rw/upper,workdir=/rw/work") != 0
+      || mount_at ("proc", "/newroot/proc", "proc", 0, NULL) != 0
+      || mount_at ("sysfs", "/newroot/sys", "sysfs", 0, NULL) != 0
+      || mount_at ("devtmpfs", "/newroot/dev", "devtmpfs", 0, NULL) != 0
+      || mount_at ("tmpfs", "/newroot/dev/shm", "tmpfs", 0, "mode=1777") != 0
+      || mount_at ("devpts", "/newroot/dev/pts", "devpts", 0, "ptmxmode=0666") != 0
+      || mount_at ("tmpfs", "/newroot/tmp", "tmpfs", 0, "mode=1777") != 0
+      || mount_at ("tmpfs", "/newroot/run", "tmpfs", 0, "mode=0755") != 0)
+    return -1;
+  if (chroot ("/newroot") != 0 || chdir ("/") != 0)
+    {
+      printf ("osync-guest: chroot /newroot failed: %m\n");
+      return -1;
+    }
+  printf ("osync-guest: the host's root (9p %s) is the root, writable in memory\n", tag);
+  return 0;
+}
 
 static long long
 now_ms (void)
@@ -62,11 +114,15 @@ main (void)
             close (fd);
           continue;
         }
-      if (strcmp (argv[0], "@mount") == 0 && argc == 4)
+      if (strcmp (argv[0], "@mount") == 0 && (argc == 4 || argc == 5))
         {
-          mkdir (argv[2], 0755);
-          if (mount (argv[1], argv[2], argv[3], 0, NULL) != 0)
-            printf ("osync-guest: mount %s failed: %m\n", argv[1]);
+          mount_at (argv[1], argv[2], argv[3], 0, argc == 5 ? argv[4] : NULL);
+          continue;
+        }
+      if (strcmp (argv[0], "@hostroot") == 0)
+        {
+          if (host_root (argv[1]) != 0)
+            break;
           continue;
         }
       if (strcmp (argv[0], "@chdir") == 0)

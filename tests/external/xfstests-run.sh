@@ -1,0 +1,50 @@
+#!/bin/bash
+# In the guest of tests/qemu/hostguest.sh: the tests of xfstests.list.
+#   xfstests-run.sh BUILD FSTYP LIST TESTDEV SCRATCHDEV LOGDEV
+# BUILD: xfstests built in place (driver/suites.sh).  TESTDEV gets a
+# file system of type FSTYP (mounted on /mnt/test by xfstests);
+# SCRATCHDEV is its scratch device, LOGDEV the log device of the
+# dm-log-writes tests.  The results go to /out/xfstests (xfstests's
+# RESULT_BASE) and /out/results.txt, "TEST RESULT [WHY]" per test of
+# the list (PASS, FAIL, SKIP, from check's xunit report; FAIL for a test
+# the report does not name).
+# Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
+set -uo pipefail
+build=$1 fstyp=$2 list=$3
+export FSTYP=$fstyp TEST_DEV=$4 TEST_DIR=/mnt/test SCRATCH_DEV=$5 \
+  SCRATCH_MNT=/mnt/scratch LOGWRITES_DEV=$6 RESULT_BASE=/out/xfstests
+mkdir -p /mnt/test /mnt/scratch "$RESULT_BASE"
+case $fstyp in
+  ext4) mkfs.ext4 -q -F "$TEST_DEV" ;;
+  xfs) mkfs.xfs -q -f "$TEST_DEV" ;;
+  *) echo "xfstests-run: error: no mkfs for $fstyp"; exit 1 ;;
+esac || { echo "xfstests-run: error: cannot make $fstyp on $TEST_DEV"; exit 1; }
+tests=$(sed -e 's/#.*//' "$list")
+cd "$build" || exit 1
+: > /out/results.txt
+# One check a test, in the list's order (check sorts the tests it is
+# given): the results so far are kept if the guest is stopped.
+for t in $tests; do
+  rm -f "$RESULT_BASE/result.xml"
+  ./check -R xunit "$t"
+  echo "xfstests-run: check $t exited with status $?"
+  python3 - "$RESULT_BASE/result.xml" "$t" >> /out/results.txt <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+path, test = sys.argv[1:]
+r = None
+try:
+    for tc in ET.parse(path).getroot().iter('testcase'):
+        if tc.get('name') != test:
+            continue
+        r = 'PASS'
+        for child in tc:
+            if child.tag == 'skipped':
+                r = 'SKIP ' + (child.get('message') or '').replace('\n', ' ')[:100]
+            elif child.tag in ('failure', 'error'):
+                r = 'FAIL ' + (child.get('message') or '').replace('\n', ' ')[:100]
+except (OSError, ET.ParseError) as e:
+    r = f'FAIL no report ({e})'
+print(test, r or 'FAIL not in the report')
+PY
+done
