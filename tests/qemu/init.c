@@ -6,19 +6,25 @@
    program's wall time in the guest), then reboot, which ends QEMU
    (guest.sh runs it with -no-reboot): a kernel without ACPI, as
    kernel/build-kernel.sh builds them, cannot power the machine off.
-   Three labels are commands of init itself: "@insmod MODULE.ko" loads
-   a module, "@mount DEVICE DIR TYPE" mounts a file system and "@chdir
-   DIR" makes DIR the working directory of the programs that follow.
+   Four labels are commands of init itself: "@insmod MODULE.ko" loads
+   a module, "@mount DEVICE DIR TYPE" mounts a file system, "@chdir
+   DIR" makes DIR the working directory of the programs that follow and
+   "@user UID GID" runs them as that user and group, without
+   supplementary groups or capabilities ("@user 0 0" goes back to
+   root).  The first line names the kernel and the machine
+   ("osync-guest: kernel RELEASE MACHINE").
    Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.  */
 #define _GNU_SOURCE 1
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,7 +47,11 @@ main (void)
   mount ("tmpfs", "/tmp", "tmpfs", 0, NULL);
   FILE *f = fopen ("/tests.list", "r");
   char line[4096];
+  struct utsname u;
+  if (uname (&u) == 0)
+    printf ("osync-guest: kernel %s %s\n", u.release, u.machine);
   printf ("osync-guest: start\n");
+  long uid = 0, gid = 0;
   while (f != NULL && fgets (line, sizeof line, f) != NULL)
     {
       line[strcspn (line, "\n")] = '\0';
@@ -69,6 +79,12 @@ main (void)
             printf ("osync-guest: mount %s failed: %m\n", argv[1]);
           continue;
         }
+      if (strcmp (argv[0], "@user") == 0 && argc == 3)
+        {
+          uid = strtol (argv[1], NULL, 10);
+          gid = strtol (argv[2], NULL, 10);
+          continue;
+        }
       if (strcmp (argv[0], "@chdir") == 0)
         {
           if (chdir (argv[1]) != 0)
@@ -87,6 +103,13 @@ main (void)
           while (argv[first] != NULL && argv[first][0] != '/'
                  && strchr (argv[first], '=') != NULL)
             putenv (argv[first++]);
+          if (uid != 0 || gid != 0)
+            if (setgroups (0, NULL) != 0 || setgid (gid) != 0
+                || setuid (uid) != 0)
+              {
+                perror ("osync-guest: @user");
+                _exit (127);
+              }
           execv (argv[first], argv + first);
           perror ("execv");
           _exit (127);
