@@ -5,6 +5,14 @@
 # cache.  The machine's own apt configuration is never read for
 # sources nor changed.
 #
+#   debian-suite.sh --cache DIR [--arch ARCH] COMMAND ...
+#
+# --arch ARCH (a Debian architecture, e.g. arm64) reads the packages of
+# ARCH instead of the machine's, from bookworm as well as the newer
+# suites, through a state directory of its own (DIR/apt-ARCH): a
+# foreign kernel package to boot under QEMU, downloaded and unpacked,
+# never installed.
+#
 #   debian-suite.sh --cache DIR update
 #       Refresh the private package lists (done by the other commands
 #       when the lists are missing or older than a day).
@@ -25,10 +33,11 @@
 set -euo pipefail
 die () { echo "debian-suite.sh: error: $*" >&2; exit 1; }
 
-cache=
+cache= arch=
 while [ $# -gt 0 ]; do
   case $1 in
     --cache) cache=$2; shift 2 ;;
+    --arch) arch=$2; shift 2 ;;
     *) break ;;
   esac
 done
@@ -38,7 +47,7 @@ command -v apt-get >/dev/null || die "apt-get is missing: this needs a Debian sy
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [ -f "$keyring" ] || die "$keyring is missing; apt-get install debian-archive-keyring"
 
-d=$cache/apt
+d=$cache/apt${arch:+-$arch}
 mkdir -p "$d/lists/partial" "$d/archives/partial" "$d/cache"
 # One at a time: make check runs test groups in parallel, and apt-get
 # fails at once on a lock another apt-get holds.
@@ -46,12 +55,22 @@ command -v flock >/dev/null || die "flock is missing (apt-get install util-linux
 exec 9> "$d/lock"
 flock 9
 mirror=${OSYNC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-cat > "$d/sources.list.new" <<SRC
+if [ -n "$arch" ]; then
+  case $arch in
+    *[!a-z0-9]*|'') die "--arch wants a Debian architecture (arm64, ppc64el, ...), not '$arch'" ;;
+  esac
+  cat > "$d/sources.list.new" <<SRC
+deb [arch=$arch signed-by=$keyring] $mirror bookworm main
+deb [arch=$arch signed-by=$keyring] $mirror trixie main
+SRC
+else
+  cat > "$d/sources.list.new" <<SRC
 deb [signed-by=$keyring] $mirror trixie main
 deb [signed-by=$keyring] $mirror unstable main
 deb [signed-by=$keyring] $mirror experimental main
 deb-src [signed-by=$keyring] $mirror bookworm main
 SRC
+fi
 if ! cmp -s "$d/sources.list.new" "$d/sources.list" 2>/dev/null; then
   mv "$d/sources.list.new" "$d/sources.list"
   rm -f "$d/updated"
@@ -62,6 +81,7 @@ apt_opts=(-q -o "Dir::Etc::sourcelist=$d/sources.list"
   -o "Dir::Etc::sourceparts=-" -o "Dir::State::lists=$d/lists"
   -o "Dir::Cache=$d/cache" -o "Dir::Cache::archives=$d/archives"
   -o "APT::Default-Release=" -o "Acquire::Languages=none")
+[ -z "$arch" ] || apt_opts+=(-o "APT::Architecture=$arch" -o "APT::Architectures=$arch")
 
 update ()
 {

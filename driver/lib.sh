@@ -61,3 +61,53 @@ with_log ()
     return 1
   fi
 }
+
+# The opt-in runs outside make check (make check-glibc-full, make
+# check-aarch64) each leave one line, RESULTS/optin/NAME.txt, which make
+# check's summary reads: "PASS: ...", "FAIL: ..." or "SKIP: REASON".
+#
+# optin_start NAME RESULTS: set optin_line and remove the line of an
+# earlier run, which must not stand for this one.
+optin_start ()
+{
+  mkdir -p "$2/optin"
+  optin_name=$1
+  optin_line=$2/optin/$1.txt
+  rm -f "$optin_line"
+}
+
+# optin_skip REASON...: the line that says why there is no result; exit.
+optin_skip ()
+{
+  echo "SKIP: $*" | tee "$optin_line"
+  exit 0
+}
+
+# optin_judge JUDGE...: run the judge (a driver/*.py that writes the
+# line given with --line, and exits 1 on a failure); a judge that
+# writes no line leaves a FAIL line that says so.
+optin_judge ()
+{
+  local rc=0
+  "$@" --line "$optin_line" || rc=$?
+  [ -s "$optin_line" ] \
+    || echo "FAIL: $optin_name: ${1##*/} ${2##*/} wrote no verdict (exit status $rc)" > "$optin_line"
+  return $rc
+}
+
+# optin_cached DIR STATUS JUDGE...: if DIR holds a finished run (DIR/done),
+# judge it and exit: with STATUS 1 (--status), exit 0 after printing the
+# line; else with the judge's status.  Returns when there is no run.
+optin_cached ()
+{
+  local dir=$1 status=$2
+  shift 2
+  [ -f "$dir/done" ] || return 0
+  if [ "$status" = 1 ]; then
+    optin_judge "$@" > /dev/null || true
+    cat "$optin_line"
+    exit 0
+  fi
+  optin_judge "$@"
+  exit
+}

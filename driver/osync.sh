@@ -19,6 +19,8 @@
 #                      elsewhere, in the new kernel's guest (bench/)
 #   check-cross [PORT...]  cross-build the patched primary base for other
 #                      ports and run glibc's check-abi (driver/check-cross.sh)
+#   check-glibc-full   glibc's whole testsuite on both x86_64 trees of the
+#                      primary base (driver/glibc-full.sh; hours)
 #
 # The Makefile sets the environment (OSYNC_TOP, OSYNC_CACHE, ...).
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
@@ -358,8 +360,33 @@ run_id ()
   cat "$OSYNC_RESULTS/run-id"
 }
 
+# step_glibc_full [--status]: glibc's whole testsuite, the primary base
+# on x86_64, patched against unpatched; with --status, only the line
+# for the summary (results/optin/glibc-full.txt).
+step_glibc_full ()
+{
+  local base=$OSYNC_PRIMARY_BASE b p
+  b=$OSYNC_STATE/build-baseline-$base-x86_64
+  p=$OSYNC_STATE/build-patched-$base-x86_64
+  if [ ! -s "$b" ] || [ ! -s "$p" ]; then
+    [ "${1:-}" = --status ] || die "glibc $base is not built for x86_64 yet; run make build-both"
+    mkdir -p "$OSYNC_RESULTS/optin"
+    echo "SKIP: glibc's whole testsuite: glibc $base is not built for x86_64 here (make build-both, then make check-glibc-full)" \
+      > "$OSYNC_RESULTS/optin/glibc-full.txt"
+    return 0
+  fi
+  "$here/glibc-full.sh" --baseline "$(cat "$b")" --patched "$(cat "$p")" \
+    --cache "$OSYNC_CACHE" --out "$OSYNC_RESULTS" "$@"
+}
+
 step_summary ()
 {
+  # The opt-in runs outside make check: the result cached for the
+  # current inputs, or why there is none (results/optin/*.txt).
+  # A status that cannot be computed leaves no line, which the summary
+  # counts as a failure.
+  step_glibc_full --status > /dev/null \
+    || note "glibc-full.sh --status failed (see above)"
   "$PYTHON" "$here/summary.py" --results "$OSYNC_RESULTS" --abis "$ABIS" \
     --all-abis "${ALL_ABIS:-$ABIS}" \
     --bases "$BASES" --state "$OSYNC_STATE" --top "$OSYNC_TOP" \
@@ -375,7 +402,7 @@ phase_start=$(date +%s)
 # check must not add a line to its summary.
 record_phase ()
 {
-  case $step in bench-*|check-cross) return ;; esac
+  case $step in bench-*|check-cross|check-glibc-full) return ;; esac
   echo "$step${*:+ $*} $(( $(date +%s) - phase_start ))" >> "$OSYNC_RESULTS/phases.txt"
 }
 trap 'record_phase "$@"' EXIT
@@ -388,6 +415,7 @@ case $step in
   check-glibc) step_check_glibc ;;
   check-suite) step_check_suite ;;
   summary) step_summary ;;
+  check-glibc-full) step_glibc_full ;;
   bench-open) "$OSYNC_TOP/bench/open-cost.sh" ;;
   bench-sync) "$OSYNC_TOP/bench/syncbench.sh" "$@" ;;
   bench-sweep) "$OSYNC_TOP/bench/rsync-sweep.sh" "$@" ;;

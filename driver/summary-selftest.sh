@@ -84,6 +84,9 @@ make_clean ()
   echo selftest-run > "$d/run-id"
   echo selftest-run > "$d/dejagnu/run-id"
   touch -d '-1 minute' "$d/dejagnu/started"
+  # The opt-in run, with a good cached result.
+  mkdir -p "$d/optin"
+  echo "PASS: glibc's whole testsuite, synthetic: no new failure" > "$d/optin/glibc-full.txt"
   # Two runtest runs joined, as check-suite's lanes leave osync.sum.
   local half=$(( (${#groups[@]} + 1) / 2 ))
   { lane_sum "${groups[@]:0:half}"; lane_sum "${groups[@]:half}"; } \
@@ -360,7 +363,48 @@ run newfail "$d"
 must_fail "a failure the baseline does not have is a failure" \
   'NEW failures \(the patch is to blame\): io/tst-synthetic-9'
 
-# 13. A test file among the fragments that no Makefile fragment runs.
+# 13. The opt-in runs: a cached failure, a missing or unreadable line,
+# and a skip (never run), which is counted as a skip, not a pass.
+clean "$d"
+echo "FAIL: glibc's whole testsuite, synthetic: io/tst-x (FAIL; baseline PASS)" > "$d/optin/glibc-full.txt"
+run optinfail "$d"
+must_fail "an opt-in run's cached failure is a failure" \
+  "^  FAIL: glibc's whole testsuite, synthetic: io/tst-x"
+clean "$d"
+rm "$d/optin/glibc-full.txt"
+run optinmissing "$d"
+must_fail "an opt-in run the driver did not report on is a failure" \
+  'glibc-full.txt: the driver did not report on it'
+clean "$d"
+echo "maybe" > "$d/optin/glibc-full.txt"
+run optinbad "$d"
+must_fail "an opt-in line that is not PASS, FAIL or SKIP is a failure" \
+  'not a PASS, FAIL or SKIP line'
+clean "$d"
+run optinpass "$d"
+last=$(tail -n 1 <<<"$out")
+echo "SKIP: glibc's whole testsuite: synthetic, never run" > "$d/optin/glibc-full.txt"
+run optinskip "$d"
+last2=$(tail -n 1 <<<"$out")
+if [ $rc -eq 0 ] && grep -q "^  SKIP: glibc's whole testsuite: synthetic, never run" <<<"$out" \
+   && grep -q "1 x glibc's whole testsuite: synthetic, never run" <<<"$out" \
+   && [ "${last2%% passed*}" -eq $(( ${last%% passed*} - 1 )) ]; then
+  pass "an opt-in run without a result is a skip with its reason, not a pass ($last2)"
+else
+  fail "an opt-in run without a result is a skip with its reason, not a pass (as a PASS: $last; as a SKIP: $(tr '\n' ' ' <<<"$out"))"
+fi
+# ... and a file of several lines counts each: a pass and a skip.
+printf "PASS: glibc's whole testsuite: synthetic\nSKIP: glibc's whole testsuite: a part not run\n" > "$d/optin/glibc-full.txt"
+run optinlines "$d"
+last2=$(tail -n 1 <<<"$out")
+if [ $rc -eq 0 ] && grep -q "1 x glibc's whole testsuite: a part not run" <<<"$out" \
+   && [ "${last2%% passed*}" -eq "${last%% passed*}" ]; then
+  pass "each line of an opt-in run counts: a pass and a skip ($last2)"
+else
+  fail "each line of an opt-in run counts: a pass and a skip (a PASS alone: $last; a PASS and a SKIP: $(tr '\n' ' ' <<<"$out"))"
+fi
+
+# 14. A test file among the fragments that no Makefile fragment runs.
 clean "$d"
 fake=$tmp/top
 rm -rf "$fake"
@@ -390,7 +434,7 @@ rc=$?
 must_fail "a tst-* file among the fragments that no Makefile runs is a failure" \
   'tst-never-run is a test among the glibc fragments that no Makefile'
 
-# 14. Which files are tests: a synthetic fragment tree whose Makefile
+# 15. Which files are tests: a synthetic fragment tree whose Makefile
 # diff adds one test to a list that starts before the hunk, one with a
 # list of its own, a tests-special .out, and a helper module.
 syn=$tmp/syn/glibc/sysdeps/unix/sysv/linux

@@ -32,6 +32,13 @@ so that nothing wrong reads as "0 failed":
     there: a group that silently shrinks;
   - a port of tests/ports reported UNSUPPORTED (its cross compiler is
     missing: configure installs them all for make check);
+  - an opt-in run outside make check (OPTIN: glibc's whole testsuite)
+    whose result cached for the current
+    inputs is a failure, or whose lines (results/optin/NAME.txt, which
+    the driver writes before the summary) are missing or unreadable.
+    Each line counts: PASS as a pass, FAIL as a failure, SKIP (no
+    result for the current inputs, or a part that cannot run, with its
+    reason) as skipped;
   - a result that another run made: results/run-id names the run that
     make check's first step started, and each glibc .sum file
     (FILE.run-id) and the DejaGnu suite (dejagnu/run-id) must carry it.
@@ -68,6 +75,22 @@ COUNT_LABELS = {
     'unresolved testcases': 'UNRESOLVED', 'untested testcases': 'UNTESTED',
     'unsupported tests': 'UNSUPPORTED',
 }
+# The opt-in runs whose cached results the summary reports, by the name
+# of their line in results/optin/ (driver/osync.sh step_summary).
+OPTIN = {'glibc-full': "glibc's whole testsuite (make check-glibc-full)"}
+
+
+def write_optin_lines(path, lines):
+    """Write the lines of an opt-in run (OPTIN) that the summary reads,
+    each a (KIND, TEXT) with KIND PASS, FAIL or SKIP; print them; return
+    the exit status of the run's judge: 1 if one is a FAIL."""
+    text = ''.join('%s: %s\n' % (kind, t) for kind, t in lines)
+    with open(path, 'w') as f:
+        f.write(text)
+    sys.stdout.write(text)
+    return 1 if any(kind == 'FAIL' for kind, _ in lines) else 0
+
+
 # glibc's fragment directories (the README's fragment convention); the
 # 2.44 fragments live under glibc/ at their glibc paths.
 FRAGMENT_DIRS = ('sysdeps', 'io', 'misc', 'posix', 'rt')
@@ -675,6 +698,35 @@ def main():
         for p in stale:
             out.append('  FAILED: ' + p)
         failed += len(stale)
+
+    out.append('')
+    out.append('Opt-in runs outside make check (their result for the current '
+               'inputs, cached):')
+    for name, what in sorted(OPTIN.items()):
+        path = os.path.join(args.results, 'optin', name + '.txt')
+        lines = []
+        if os.path.exists(path):
+            with open(path, errors='replace') as f:
+                lines = [ln.strip() for ln in f if ln.strip()]
+        if not lines:
+            failed += 1
+            out.append('  FAILED: %s: no %s: the driver did not report on '
+                       'it' % (what, path))
+        for ln in lines:
+            m = re.fullmatch(r'(PASS|FAIL|SKIP): (.+)', ln)
+            if not m:
+                failed += 1
+                out.append('  FAILED: %s: not a PASS, FAIL or SKIP line in '
+                           '%s: %r' % (what, path, ln[:200]))
+            elif m.group(1) == 'PASS':
+                passed += 1
+                out.append('  PASS: ' + m.group(2))
+            elif m.group(1) == 'FAIL':
+                failed += 1
+                out.append('  FAIL: ' + m.group(2))
+            else:
+                skip(m.group(2))
+                out.append('  SKIP: ' + m.group(2))
 
     phases = read_phases(os.path.join(args.results, 'phases.txt'))
     if phases:

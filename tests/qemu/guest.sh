@@ -25,13 +25,22 @@
 # instead of Debian 12's 6.1 (--debian-kernel 6.1, the default),
 # downloaded with driver/debian-suite.sh into the cache; its modules
 # (xz-compressed; unpacked on the host) come from the same package.
+# --arch aarch64 boots an arm64 machine (qemu-system-aarch64, virt,
+# Cortex-A57) instead of an x86_64 one: with --debian-kernel 6.1,
+# Debian 12's linux-image-6.1.0-*-arm64, with 6.12 Debian 13's
+# linux-image-6.12.*-arm64, both downloaded for arm64 with
+# driver/debian-suite.sh --arch arm64; the init is cross-compiled with
+# Debian's aarch64 cross compiler; there is no kemu and no disk.
+# --print-kernel only finds, downloads and unpacks the Debian kernel
+# (--debian-kernel) and prints "PACKAGE VERSION IMAGE"; --files, --list
+# and --out are then not needed.
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 die () { echo "guest.sh: error: $*" >&2; exit 1; }
 
 cache= files= list= out= timeout=300 disk= image= diskcache=writeback
-diskimg= drives=() extramods=() debkernel=6.1
+diskimg= drives=() extramods=() debkernel=6.1 arch=x86_64 printkernel=0
 while [ $# -gt 0 ]; do
   case $1 in
     --cache) cache=$2; shift 2 ;;
@@ -46,6 +55,8 @@ while [ $# -gt 0 ]; do
     --drive) drives+=("$2"); shift 2 ;;
     --module) extramods+=("$2"); shift 2 ;;
     --debian-kernel) debkernel=$2; shift 2 ;;
+    --arch) arch=$2; shift 2 ;;
+    --print-kernel) printkernel=1; shift ;;
     *) die "unknown argument '$1'; see the comment at the top of $0" ;;
   esac
 done
@@ -53,11 +64,18 @@ case $diskcache in
   writeback|unsafe|none|writethrough|directsync) ;;
   *) die "--disk-cache wants a QEMU cache mode (writeback, unsafe, none, writethrough, directsync), not '$diskcache'" ;;
 esac
-[ -n "$cache" ] && [ -d "$files" ] && [ -f "$list" ] && [ -n "$out" ] \
+[ -n "$cache" ] && { [ $printkernel = 1 ] || { [ -d "$files" ] && [ -f "$list" ] && [ -n "$out" ]; }; } \
   || die "usage: $0 --cache DIR --files DIR --list FILE --out LOG [--timeout S]"
-for t in qemu-system-x86_64 cpio gzip dpkg-deb apt-get; do
+case $arch in
+  x86_64) qemu=qemu-system-x86_64 ;;
+  aarch64)
+    qemu=qemu-system-aarch64
+    [ -z "$disk" ] || die "--arch aarch64 has no disk (--disk, --disk-image)" ;;
+  *) die "--arch wants x86_64 or aarch64, not '$arch'" ;;
+esac
+for t in $qemu cpio gzip dpkg-deb apt-get; do
   command -v $t >/dev/null \
-    || die "$t is missing; run ./configure (it installs qemu-system-x86 and cpio)"
+    || die "$t is missing; run ./configure (it installs driver/debian-packages: qemu-system-x86, qemu-system-arm, cpio)"
 done
 
 # The cache is prepared by one guest at a time (test groups boot guests
@@ -73,20 +91,34 @@ if [ -n "$image" ]; then
     || die "no kernel image '$image'; kernel/build-kernel.sh builds it"
   pkg="the kernel $image"
   kernel=$image
-elif [ "$debkernel" = 6.12 ]; then
-  # Debian 13's cloud kernel: virtio, ext4 and crc32c built in.
-  suite=$here/../../driver/debian-suite.sh
-  pkg=$("$suite" --cache "$cache" newest 'linux-image-6\.12\.[0-9]+\+deb13-cloud-amd64' | cut -d' ' -f1) \
-    || die "cannot find Debian 13's linux-image-6.12.*-cloud-amd64 (driver/debian-suite.sh failed; see above)"
-  kdir=$cache/qemu/$pkg
+elif [ "$debkernel" = 6.12 ] || [ "$arch" = aarch64 ]; then
+  # Debian 13's cloud kernel for x86_64: virtio, ext4 and crc32c built
+  # in; Debian's generic arm64 kernels for aarch64.
+  suite=("$here/../../driver/debian-suite.sh" --cache "$cache")
+  case $arch,$debkernel in
+    x86_64,6.12) re='linux-image-6\.12\.[0-9]+\+deb13-cloud-amd64' kdir=$cache/qemu ;;
+    aarch64,6.1) re='linux-image-6\.1\.0-[0-9]+-arm64' kdir=$cache/qemu/arm64 ;;
+    aarch64,6.12) re='linux-image-6\.12\.[0-9]+\+deb13-arm64' kdir=$cache/qemu/arm64 ;;
+    *) die "--debian-kernel wants 6.1 (Debian 12's) or 6.12 (Debian 13's), not '$debkernel'" ;;
+  esac
+  [ "$arch" = x86_64 ] || suite+=(--arch arm64)
+  read -r pkg ver < <("${suite[@]}" newest "$re") && [ -n "$pkg" ] \
+    || die "cannot find Debian's $re (driver/debian-suite.sh failed; see above)"
+  # The x86_64 kernel is kept by name, as before; the arm64 ones by
+  # name and version, which their callers' cache keys name.
+  if [ "$arch" = x86_64 ]; then kdir=$kdir/$pkg; else kdir=$kdir/${pkg}_$ver; fi
   if ! ls "$kdir"/boot/vmlinuz-* >/dev/null 2>&1; then
-    deb=$("$suite" --cache "$cache" download "$pkg" 6.12 "$cache/debs" | tail -n 1) \
+    deb=$("${suite[@]}" download "$pkg" "$debkernel" "$cache/debs" | tail -n 1) \
       || die "cannot download $pkg (driver/debian-suite.sh failed; see above)"
     rm -rf "$kdir"
     mkdir -p "$kdir"
     dpkg-deb -x "$deb" "$kdir" || { rm -rf "$kdir"; die "cannot unpack $deb; remove it and run again"; }
   fi
   kernel=$(ls "$kdir"/boot/vmlinuz-* | head -n 1)
+  if [ $printkernel = 1 ]; then
+    echo "$pkg $ver $kernel"
+    exit 0
+  fi
 elif [ "$debkernel" != 6.1 ]; then
   die "--debian-kernel wants 6.1 (Debian 12's) or 6.12 (Debian 13's), not '$debkernel'"
 else
@@ -112,17 +144,30 @@ else
   kernel=$(ls "$kdir"/boot/vmlinuz-* | head -n 1)
 fi
 
+[ $printkernel = 0 ] || die "--print-kernel needs a Debian kernel of --arch aarch64 or --debian-kernel 6.12"
+
 # The static init and kemu, rebuilt when their sources change; built
 # aside and renamed, as other guests may be starting at the same time.
-bin=$cache/qemu/bin-$(cat "$here/init.c" "$here/../../kemu/kemu.c" | sha256sum | cut -c1-16)
-if [ ! -x "$bin/kemu" ]; then
-  mkdir -p "$cache/qemu"
-  new=$(mktemp -d "$bin.XXXXXX")
-  gcc -static -O2 -o "$new/init" "$here/init.c" \
-    && gcc -static -O2 -o "$new/kemu" "$here/../../kemu/kemu.c" \
-    || { rm -rf "$new"; die "cannot build the guest's static init and kemu"; }
-  chmod 755 "$new"
-  mv -T "$new" "$bin" 2>/dev/null || rm -rf "$new"
+# An aarch64 guest has only the init, from the cross compiler.
+if [ "$arch" = aarch64 ]; then
+  bin=$cache/qemu/bin-aarch64-$(sha256sum < "$here/init.c" | cut -c1-16)
+  if [ ! -x "$bin/init" ]; then
+    new=$(mktemp -d "$bin.XXXXXX")
+    aarch64-linux-gnu-gcc -static -O2 -o "$new/init" "$here/init.c" \
+      || { rm -rf "$new"; die "cannot build the aarch64 guest's static init (aarch64-linux-gnu-gcc and libc6-dev-arm64-cross; run ./configure)"; }
+    chmod 755 "$new"
+    mv -T "$new" "$bin" 2>/dev/null || rm -rf "$new"
+  fi
+else
+  bin=$cache/qemu/bin-$(cat "$here/init.c" "$here/../../kemu/kemu.c" | sha256sum | cut -c1-16)
+  if [ ! -x "$bin/kemu" ]; then
+    new=$(mktemp -d "$bin.XXXXXX")
+    gcc -static -O2 -o "$new/init" "$here/init.c" \
+      && gcc -static -O2 -o "$new/kemu" "$here/../../kemu/kemu.c" \
+      || { rm -rf "$new"; die "cannot build the guest's static init and kemu"; }
+    chmod 755 "$new"
+    mv -T "$new" "$bin" 2>/dev/null || rm -rf "$new"
+  fi
 fi
 exec 8>&-
 
@@ -131,7 +176,7 @@ trap 'rm -rf "$root"' EXIT
 cp -a "$files"/. "$root"/
 mkdir -p "$root"/proc "$root"/dev "$root"/tmp "$root"/bin
 cp "$bin/init" "$root/init"
-cp "$bin/kemu" "$root/bin/kemu"
+[ "$arch" = aarch64 ] || cp "$bin/kemu" "$root/bin/kemu"
 if [ -n "$disk" ]; then
   command -v mkfs.ext4 >/dev/null \
     || die "mkfs.ext4 is missing (apt-get install e2fsprogs)"
@@ -185,9 +230,16 @@ fi
 (cd "$root" && find . | cpio -o -H newc 2>/dev/null | gzip -1) > "$root.cpio.gz"
 trap 'rm -rf "$root" "$root.cpio.gz" "$root.img"' EXIT
 
-timeout "$timeout" qemu-system-x86_64 -machine q35 -m 1024 -nographic \
+if [ "$arch" = aarch64 ]; then
+  machine=(qemu-system-aarch64 -machine virt -cpu cortex-a57 -smp 2)
+  console=ttyAMA0
+else
+  machine=(qemu-system-x86_64 -machine q35)
+  console=ttyS0
+fi
+timeout "$timeout" "${machine[@]}" -m 1024 -nographic \
   -no-reboot -kernel "$kernel" -initrd "$root.cpio.gz" "${drive[@]}" \
-  -append "console=ttyS0 panic=-1 quiet no_timer_check" < /dev/null 2>&1 | tr -d '\r' > "$out" || true
+  -append "console=$console panic=-1 quiet no_timer_check" < /dev/null 2>&1 | tr -d '\r' > "$out" || true
 if ! grep -q '^osync-guest: done' "$out"; then
   tail -n 30 "$out" >&2
   die "the guest ($pkg) did not finish within ${timeout}s; its console is in $out"

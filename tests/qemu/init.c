@@ -6,26 +6,31 @@
    program's wall time in the guest), then reboot, which ends QEMU
    (guest.sh runs it with -no-reboot): a kernel without ACPI, as
    kernel/build-kernel.sh builds them, cannot power the machine off.
-   Four labels are commands of init itself: "@insmod MODULE.ko" loads
+   Five labels are commands of init itself: "@insmod MODULE.ko" loads
    a module, "@mount DEVICE DIR TYPE [OPTIONS]" mounts a file system,
    "@chdir DIR" makes DIR the working directory of the programs that
-   follow, and "@hostroot TAG" makes the host's root file system,
+   follow, "@user UID GID" runs them as that user and group, without
+   supplementary groups or capabilities ("@user 0 0" goes back to
+   root), and "@hostroot TAG" makes the host's root file system,
    shared read-only over 9p under mount tag TAG (QEMU's -virtfs), the
    root of the programs that follow: it is the lower layer of an
    overlay whose upper layer is a tmpfs, so the whole tree is writable
    and what the guest writes stays in its memory; /proc, /sys, /dev
    (with /dev/shm and /dev/pts) and /tmp are mounted afresh in it
-   (tests/qemu/hostguest.sh).
+   (tests/qemu/hostguest.sh).  The first line names the kernel and the
+   machine ("osync-guest: kernel RELEASE MACHINE").
    Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.  */
 #define _GNU_SOURCE 1
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -93,7 +98,11 @@ main (void)
   mount ("tmpfs", "/tmp", "tmpfs", 0, NULL);
   FILE *f = fopen ("/tests.list", "r");
   char line[4096];
+  struct utsname u;
+  if (uname (&u) == 0)
+    printf ("osync-guest: kernel %s %s\n", u.release, u.machine);
   printf ("osync-guest: start\n");
+  long uid = 0, gid = 0;
   while (f != NULL && fgets (line, sizeof line, f) != NULL)
     {
       line[strcspn (line, "\n")] = '\0';
@@ -125,6 +134,12 @@ main (void)
             break;
           continue;
         }
+      if (strcmp (argv[0], "@user") == 0 && argc == 3)
+        {
+          uid = strtol (argv[1], NULL, 10);
+          gid = strtol (argv[2], NULL, 10);
+          continue;
+        }
       if (strcmp (argv[0], "@chdir") == 0)
         {
           if (chdir (argv[1]) != 0)
@@ -143,6 +158,13 @@ main (void)
           while (argv[first] != NULL && argv[first][0] != '/'
                  && strchr (argv[first], '=') != NULL)
             putenv (argv[first++]);
+          if (uid != 0 || gid != 0)
+            if (setgroups (0, NULL) != 0 || setgid (gid) != 0
+                || setuid (uid) != 0)
+              {
+                perror ("osync-guest: @user");
+                _exit (127);
+              }
           execv (argv[first], argv + first);
           perror ("execv");
           _exit (127);
