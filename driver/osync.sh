@@ -2,6 +2,8 @@
 # The driver behind the Makefile: osync.sh STEP [ARGS]
 #
 #   begin              start a run: its phase times start afresh
+#   deps               install the Debian packages only make check needs
+#                      (driver/packages.sh), and check their tools
 #   series             the patched tree and dist/NNNN-*.patch
 #   build VARIANT      build and install VARIANT (patched, baseline) for
 #                      every ABI in $ABIS
@@ -181,6 +183,18 @@ O_SYNC, so O_RSYNC|O_DSYNC no longer turns the writes into O_SYNC.
 EOF2
 }
 
+# step_deps: the Debian packages only make check needs (the second part
+# of driver/debian-packages), installed as configure allowed
+# (INSTALL_DEPS), and their tools.
+step_deps ()
+{
+  local no=
+  [ "${INSTALL_DEPS:-yes}" = yes ] || no=--no-install
+  mkdir -p "$OSYNC_RESULTS/logs"
+  "$here/packages.sh" install check $no --log "$OSYNC_RESULTS/logs/apt-get.log" \
+    && "$here/packages.sh" tools
+}
+
 step_kernel ()
 {
   local image
@@ -356,6 +370,7 @@ record_phase ()
 trap 'record_phase "$@"' EXIT
 case $step in
   begin) : > "$OSYNC_RESULTS/phases.txt" ;;
+  deps) step_deps ;;
   series) step_series ;;
   build) step_build "$@" ;;
   demo) step_demo ;;
