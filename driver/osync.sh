@@ -25,6 +25,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+. "$here/progress.sh"
 need_var OSYNC_TOP OSYNC_CACHE GLIBC_TARBALL OSYNC_STATE \
   OSYNC_RESULTS OSYNC_DIST ABIS
 mkdir -p "$OSYNC_STATE" "$OSYNC_RESULTS"
@@ -80,11 +81,13 @@ step_series ()
   : > "$OSYNC_RESULTS/tarballs.txt"
   rm -rf "$OSYNC_DIST"
   for base in $BASES; do
+    activity "glibc $base: finding or fetching the tarball"
     read -r tar sha debver <<<"$(tarball_of "$base")" || exit 1
     [ -n "$sha" ] || exit 1
     echo "$tar $sha $debver" > "$OSYNC_STATE/tarball-$base"
     echo "glibc $base: $(basename "$tar") from Debian's glibc-source $debver, sha256 $sha" \
       >> "$OSYNC_RESULTS/tarballs.txt"
+    activity "glibc $base: unpacking the tarball, applying the series"
     out=$("$PYTHON" "$here/mkseries.py" --top "$OSYNC_TOP" --base "$base" \
             --tarball "$tar" --tarball-sha256 "$sha" \
             --cache "$OSYNC_CACHE" --dist "$OSYNC_DIST/glibc-$base" \
@@ -310,8 +313,9 @@ step_check_suite ()
   lane () {
     local rc=0 t0=$SECONDS
     mkdir -p "$dj/lane-$1"
-    (cd "$dj/lane-$1" && "$RUNTEST" "${args[@]}" --outdir "$dj/lane-$1" "$1" \
-       > runtest.out 2>&1) || rc=$?
+    date +%s > "$dj/lane-$1/started"
+    (cd "$dj/lane-$1" && env -u OSYNC_INNER -u OSYNC_ACTIVITY -u OSYNC_PLAN \
+       "$RUNTEST" "${args[@]}" --outdir "$dj/lane-$1" "$1" > runtest.out 2>&1) || rc=$?
     echo "$rc" > "$dj/lane-$1/status"
     echo "$1 $((SECONDS - t0))" > "$dj/lane-$1/duration"
   }
@@ -358,6 +362,11 @@ step_summary ()
 [ $# -ge 1 ] || die "usage: $0 STEP [ARGS]; see the comment at the top"
 step=$1
 shift
+# Every step but begin runs again as the inner run of progress_run,
+# which announces it and prints a line every minute (driver/progress.sh).
+if [ -z "${OSYNC_INNER:-}" ] && [ "$step" != begin ]; then
+  progress_run "$step" "$@"
+fi
 phase_start=$(date +%s)
 # The phases of make check, for its summary; the benchmarks and
 # check-cross are not among them, and one of them running beside make
@@ -369,7 +378,7 @@ record_phase ()
 }
 trap 'record_phase "$@"' EXIT
 case $step in
-  begin) : > "$OSYNC_RESULTS/phases.txt" ;;
+  begin) : > "$OSYNC_RESULTS/phases.txt"; progress_plan ;;
   deps) step_deps ;;
   series) step_series ;;
   build) step_build "$@" ;;
