@@ -11,6 +11,19 @@ die ()
 note ()
 {
   printf '%s: %s\n' "${0##*/}" "$*" >&2
+  activity "$*"
+}
+
+# activity TEXT: what the phase of make check is doing now, for the line
+# driver/osync.sh prints every minute (OSYNC_ACTIVITY, which it sets):
+# TEXT up to its first path or ';'.
+activity ()
+{
+  [ -n "${OSYNC_ACTIVITY:-}" ] || return 0
+  local t=${1%%;*}
+  t=${t%% in /*}
+  t=${t%% (/*}
+  printf '%s\n' "$t" > "$OSYNC_ACTIVITY" 2>/dev/null || true
 }
 
 # need_var NAME...: stop unless each variable is set (the Makefile
@@ -52,12 +65,17 @@ prune_cache ()
 }
 
 # with_log LOG CMD...: run CMD with its output in LOG; on failure show
-# the tail of the log and the log's name.
+# the tail of the log and the log's name.  Under driver/osync.sh, LOG is
+# also the log its minute lines count, and on failure the one its
+# report ends with.
 with_log ()
 {
   local log=$1; shift
+  [ -z "${OSYNC_ACTIVITY:-}" ] \
+    || printf '%s\n' "$(cd "$(dirname "$log")" && pwd)/${log##*/}" > "$OSYNC_ACTIVITY.log" 2>/dev/null || true
   if ! "$@" >"$log" 2>&1; then
     tail -n 25 "$log" >&2
+    [ -z "${OSYNC_ACTIVITY:-}" ] || cp "$OSYNC_ACTIVITY.log" "$OSYNC_ACTIVITY.failed" 2>/dev/null || true
     return 1
   fi
 }

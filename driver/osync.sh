@@ -4,11 +4,17 @@
 #   begin              start a run: a new run id (results/run-id), which
 #                      every result of the run carries and the summary
 #                      checks; its phase times start afresh; no summary
+#   deps               install the Debian packages only make check needs
+#                      (driver/packages.sh), and check their tools
 #   series             the patched tree and dist/NNNN-*.patch
 #   build VARIANT      build and install VARIANT (patched, baseline) for
 #                      every ABI in $ABIS
 #   demo               build driver/demo.c against the patched glibc and
-#                      run it for every ABI
+#                      the unpatched headers and run it for every ABI
+#   quick-series, quick-headers, quick-build, quick-demo
+#                      make's phases: the series of the primary base; its
+#                      unpatched headers; its patched libc.so.6 and ld.so
+#                      (driver/build-quick.sh); the demonstration on them
 #   kernel             the new kernel of the matrix (kernel/build-kernel.sh)
 #   check-glibc        glibc's own tests on both variants
 #   check-suite        the project's DejaGnu suite (tests/)
@@ -27,6 +33,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+. "$here/progress.sh"
 need_var OSYNC_TOP OSYNC_CACHE GLIBC_TARBALL OSYNC_STATE \
   OSYNC_RESULTS OSYNC_DIST ABIS
 mkdir -p "$OSYNC_STATE" "$OSYNC_RESULTS"
@@ -80,13 +87,20 @@ step_series ()
 {
   local base out tar sha debver
   : > "$OSYNC_RESULTS/tarballs.txt"
-  rm -rf "$OSYNC_DIST"
+  # Only what this run writes: make's series of the primary base leaves
+  # make check's backport and drop-in alone.
   for base in $BASES; do
+    rm -rf "$OSYNC_DIST/glibc-$base"
+    [ "$base" != "$OSYNC_BACKPORT_BASE" ] || rm -rf "$OSYNC_DIST/debian"
+  done
+  for base in $BASES; do
+    activity "glibc $base: finding or fetching the tarball"
     read -r tar sha debver <<<"$(tarball_of "$base")" || exit 1
     [ -n "$sha" ] || exit 1
     echo "$tar $sha $debver" > "$OSYNC_STATE/tarball-$base"
     echo "glibc $base: $(basename "$tar") from Debian's glibc-source $debver, sha256 $sha" \
       >> "$OSYNC_RESULTS/tarballs.txt"
+    activity "glibc $base: unpacking the tarball, applying the series"
     out=$("$PYTHON" "$here/mkseries.py" --top "$OSYNC_TOP" --base "$base" \
             --tarball "$tar" --tarball-sha256 "$sha" \
             --cache "$OSYNC_CACHE" --dist "$OSYNC_DIST/glibc-$base" \
@@ -154,35 +168,125 @@ step_build ()
   done
 }
 
+# step_demo [quick|full]: driver/demo.c on the patched primary base:
+# built against its patched headers, and against the unpatched ones;
+# and a program built against this machine's own glibc (an old binary)
+# run on its own glibc and on the patched one.  quick: on make's build
+# (driver/build-quick.sh, x86_64); full: on make check's.
 step_demo ()
 {
-  local abi root dir
+  local mode=${1:-full} abi abis=$ABIS root hdrs dir out m old new
   dir=$(mktemp -d "${TMPDIR:-/var/tmp}/osync-demo.XXXXXX")
-  for abi in $ABIS; do
-    root=$(state "build-patched-$OSYNC_PRIMARY_BASE-$abi")/root
+  [ "$mode" != quick ] || abis=x86_64
+  for abi in $abis; do
+    case $mode in
+      quick)
+        root=$(state "quick-root-$OSYNC_PRIMARY_BASE-$abi")
+        hdrs=$(state "quick-headers-$OSYNC_PRIMARY_BASE-$abi") ;;
+      full)
+        root=$(state "build-patched-$OSYNC_PRIMARY_BASE-$abi")/root
+        hdrs=$(state "build-baseline-$OSYNC_PRIMARY_BASE-$abi")/root ;;
+      *) die "unknown demonstration '$mode' (quick or full)" ;;
+    esac
+    m=-m64
+    [ "$abi" = x86_64 ] || m=-m32
     "$here/stagecc.sh" "$root" "$abi" -O2 -Wall -o "$OSYNC_STATE/demo-$abi" \
       "$here/demo.c" || die "cannot build the demonstration for $abi"
+    # The unpatched headers: compiled against them, linked against the
+    # patched glibc, which every program that runs it is.
+    ${CC:-gcc} $m --sysroot="$hdrs" -O2 -Wall -c -o "$dir/demo-unpatched.o" "$here/demo.c" \
+      && "$here/stagecc.sh" "$root" "$abi" -o "$OSYNC_STATE/demo-unpatched-$abi" "$dir/demo-unpatched.o" \
+      || die "cannot build the demonstration against the unpatched headers in $hdrs for $abi"
     echo
-    echo "== Demonstration, $abi: driver/demo.c built against the patched glibc $OSYNC_PRIMARY_BASE headers"
+    echo "== Demonstration, $abi: driver/demo.c on the patched glibc $OSYNC_PRIMARY_BASE"
     # A kernel without 32-bit emulation cannot run i386 programs; the
     # tests say so too (UNSUPPORTED, with the reason).
-    if out=$("$OSYNC_STATE/demo-$abi" "$dir/demo.tmp" 2>&1); then
-      echo "$out" | tee "$OSYNC_RESULTS/demo-$abi.txt"
-    elif [ -z "${out##*Exec format error*}" ]; then
-      echo "   not run: this machine cannot execute $abi programs (Exec format error)" \
-        | tee "$OSYNC_RESULTS/demo-$abi.txt"
-    else
+    if ! out=$("$OSYNC_STATE/demo-$abi" "$dir/demo.tmp" 2>&1); then
+      if [ -z "${out##*Exec format error*}" ]; then
+        echo "   not run: this machine cannot execute $abi programs (Exec format error)" \
+          | tee "$OSYNC_RESULTS/demo-$abi.txt"
+        continue
+      fi
       echo "$out" >&2
       die "the demonstration failed for $abi"
     fi
+    {
+      echo "-- built against the patched headers:"
+      echo "$out"
+      echo
+      echo "-- the same program built against the unpatched $OSYNC_PRIMARY_BASE headers:"
+      "$OSYNC_STATE/demo-unpatched-$abi" "$dir/demo.tmp" 2>&1 \
+        || die "the demonstration (unpatched headers) failed for $abi"
+      # An old binary: built against this machine's glibc (Debian 12's,
+      # unpatched), run on it and on the patched glibc.  Everything
+      # after its first line (the glibc it runs on) must be the same.
+      if [ "$abi" = x86_64 ] \
+         && ${CC:-gcc} -O2 -Wall -o "$dir/demo-old" "$here/demo.c" 2>/dev/null; then
+        old=$("$dir/demo-old" "$dir/demo.tmp" 2>&1 | sed 1d) \
+          || die "the old binary of the demonstration failed on this machine's glibc"
+        new=$("$root/lib64/ld-linux-x86-64.so.2" --library-path "$root/lib64" \
+                "$dir/demo-old" "$dir/demo.tmp" 2>&1 | sed 1d) \
+          || die "the old binary of the demonstration failed on the patched glibc"
+        echo
+        if [ "$old" = "$new" ]; then
+          echo "-- the same program built against this machine's glibc $(ldd --version | sed -n '1s/.* //p') (an old"
+          echo "   binary): under the patched glibc, its flags and what the kernel kept"
+          echo "   are exactly those under its own glibc"
+        else
+          echo "-- the old binary differs under the patched glibc; under its own glibc:"
+          echo "$old"
+          echo "   under the patched one:"
+          echo "$new"
+          die "an old binary behaves differently on the patched glibc"
+        fi
+      fi
+    } | tee "$OSYNC_RESULTS/demo-$abi.txt"
+    [ "${PIPESTATUS[0]}" = 0 ] || exit 1
   done
-  rmdir "$dir"
+  rm -rf "$dir"
   cat <<'EOF2'
 
-How to read this: O_DSYNC and O_SYNC are distinct (data integrity versus
-file integrity), and O_RSYNC is a bit of its own, no longer an alias of
-O_SYNC, so O_RSYNC|O_DSYNC no longer turns the writes into O_SYNC.
+How to read this: with the patched headers, O_DSYNC and O_SYNC are
+distinct (data integrity versus file integrity) and O_RSYNC is a bit of
+its own, so O_RSYNC|O_DSYNC keeps O_DSYNC's writes; the patched glibc
+passes O_RSYNC on only to a kernel that implements it (none released
+does; the new kernel of make check does).  With the unpatched headers,
+O_RSYNC is O_SYNC: asking for synchronized reads bought O_SYNC's writes.
 EOF2
+}
+
+# step_deps: the Debian packages only make check needs (the second part
+# of driver/debian-packages), installed as configure allowed
+# (INSTALL_DEPS), and their tools.
+step_deps ()
+{
+  local no=
+  [ "${INSTALL_DEPS:-yes}" = yes ] || no=--no-install
+  mkdir -p "$OSYNC_RESULTS/logs"
+  "$here/packages.sh" install check $no --log "$OSYNC_RESULTS/logs/apt-get.log" \
+    && "$here/packages.sh" tools
+}
+
+# step_quick_build headers|libc: make's builds of the primary base
+# (driver/build-quick.sh): the unpatched tree's installed headers, and
+# the patched tree's libc.so.6 and ld.so with their headers.
+step_quick_build ()
+{
+  local what=$1 src variant out
+  case $what in
+    headers) variant=pristine ;;
+    libc) variant=patched ;;
+  esac
+  src=$(state "$variant-src-$OSYNC_PRIMARY_BASE")
+  out=$("$here/build-quick.sh" --base "$OSYNC_PRIMARY_BASE" --what "$what" \
+          --src "$src" --cache "$OSYNC_CACHE" \
+          --key "$(git -C "$src" rev-parse 'HEAD^{tree}')") || exit 1
+  case $what in
+    headers) echo "$out" > "$OSYNC_STATE/quick-headers-$OSYNC_PRIMARY_BASE-x86_64"
+             echo "glibc $OSYNC_PRIMARY_BASE, unpatched: headers installed in $out" ;;
+    libc) echo "$out" > "$OSYNC_STATE/quick-root-$OSYNC_PRIMARY_BASE-x86_64"
+          echo "glibc $OSYNC_PRIMARY_BASE, patched: libc.so.6, ld.so and the headers installed in $out" ;;
+  esac
 }
 
 step_kernel ()
@@ -304,8 +408,9 @@ step_check_suite ()
   lane () {
     local rc=0 t0=$SECONDS
     mkdir -p "$dj/lane-$1"
-    (cd "$dj/lane-$1" && "$RUNTEST" "${args[@]}" --outdir "$dj/lane-$1" "$1" \
-       > runtest.out 2>&1) || rc=$?
+    date +%s > "$dj/lane-$1/started"
+    (cd "$dj/lane-$1" && env -u OSYNC_INNER -u OSYNC_ACTIVITY -u OSYNC_PLAN \
+       "$RUNTEST" "${args[@]}" --outdir "$dj/lane-$1" "$1" > runtest.out 2>&1) || rc=$?
     echo "$rc" > "$dj/lane-$1/status"
     echo "$1 $((SECONDS - t0))" > "$dj/lane-$1/duration"
   }
@@ -396,21 +501,31 @@ step_summary ()
 [ $# -ge 1 ] || die "usage: $0 STEP [ARGS]; see the comment at the top"
 step=$1
 shift
+# Every step but begin runs again as the inner run of progress_run,
+# which announces it and prints a line every minute (driver/progress.sh).
+if [ -z "${OSYNC_INNER:-}" ] && [ "$step" != begin ]; then
+  progress_run "$step" "$@"
+fi
 phase_start=$(date +%s)
 # The phases of make check, for its summary; the benchmarks and
 # check-cross are not among them, and one of them running beside make
 # check must not add a line to its summary.
 record_phase ()
 {
-  case $step in bench-*|check-cross|check-glibc-full) return ;; esac
+  case $step in bench-*|check-cross|check-glibc-full|quick-*) return ;; esac
   echo "$step${*:+ $*} $(( $(date +%s) - phase_start ))" >> "$OSYNC_RESULTS/phases.txt"
 }
 trap 'record_phase "$@"' EXIT
 case $step in
-  begin) step_begin ;;
+  begin) step_begin; progress_plan ;;
+  deps) step_deps ;;
   series) step_series ;;
   build) step_build "$@" ;;
-  demo) step_demo ;;
+  demo) step_demo "$@" ;;
+  quick-series) BASES=$OSYNC_PRIMARY_BASE; step_series ;;
+  quick-headers) step_quick_build headers ;;
+  quick-build) step_quick_build libc ;;
+  quick-demo) step_demo quick ;;
   kernel) step_kernel ;;
   check-glibc) step_check_glibc ;;
   check-suite) step_check_suite ;;
