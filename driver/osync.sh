@@ -27,6 +27,10 @@
 #                      ports and run glibc's check-abi (driver/check-cross.sh)
 #   check-glibc-full   glibc's whole testsuite on both x86_64 trees of the
 #                      primary base (driver/glibc-full.sh; hours)
+#   check-crash-plant  the power-cut harness on a kernel with a planted
+#                      skipped flush, beside the new kernel
+#                      (driver/crash-plant.sh; a kernel build and two
+#                      crash runs)
 #
 # The Makefile sets the environment (OSYNC_TOP, OSYNC_CACHE, ...).
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
@@ -326,7 +330,9 @@ step_check_glibc ()
   done
 }
 
-step_check_suite ()
+# make_suite_args: the arguments of every runtest of the suite, in the array
+# suite_args.
+make_suite_args ()
 {
   local abi base id vars=()
   # The staging roots: ROOT_<VARIANT>_<ABI> of the primary base, and
@@ -343,6 +349,23 @@ step_check_suite ()
     vars+=("PATCHED_SRC_$id=$(state "patched-src-$base")"
            "PRISTINE_SRC_$id=$(state "pristine-src-$base")")
   done
+  suite_args=(--tool osync --srcdir "$OSYNC_TOP/tests"
+     TOP="$OSYNC_TOP" CACHE="$OSYNC_CACHE" STATE="$OSYNC_STATE"
+     RESULTS="$OSYNC_RESULTS" DIST="$OSYNC_DIST" ABIS="$ABIS"
+     BASES="$BASES" PRIMARY_BASE="$OSYNC_PRIMARY_BASE"
+     BACKPORT_ABIS="$(abis_of "$OSYNC_BACKPORT_BASE")"
+     BACKPORT_BASE="$OSYNC_BACKPORT_BASE"
+     GLIBC_TARBALL="$(state "tarball-$OSYNC_BACKPORT_BASE" | cut -d' ' -f1)"
+     PATCHED_SRC="$(state "patched-src-$OSYNC_PRIMARY_BASE")"
+     PRISTINE_SRC="$(state "pristine-src-$OSYNC_PRIMARY_BASE")"
+     KERNEL_IMAGE="$(state kernel-image)" LINUX_SOURCE="$LINUX_SOURCE"
+     "${vars[@]}")
+}
+
+step_check_suite ()
+{
+  local -a suite_args
+  make_suite_args
   local dj="$OSYNC_RESULTS/dejagnu"
   mkdir -p "$dj"
   # No result of an earlier run may be summarised as this one's: the
@@ -388,17 +411,7 @@ step_check_suite ()
     done
     order=("${keep[@]}")
   fi
-  local -a args=(--tool osync --srcdir "$OSYNC_TOP/tests"
-     TOP="$OSYNC_TOP" CACHE="$OSYNC_CACHE" STATE="$OSYNC_STATE"
-     RESULTS="$OSYNC_RESULTS" DIST="$OSYNC_DIST" ABIS="$ABIS"
-     BASES="$BASES" PRIMARY_BASE="$OSYNC_PRIMARY_BASE"
-     BACKPORT_ABIS="$(abis_of "$OSYNC_BACKPORT_BASE")"
-     BACKPORT_BASE="$OSYNC_BACKPORT_BASE"
-     GLIBC_TARBALL="$(state "tarball-$OSYNC_BACKPORT_BASE" | cut -d' ' -f1)"
-     PATCHED_SRC="$(state "patched-src-$OSYNC_PRIMARY_BASE")"
-     PRISTINE_SRC="$(state "pristine-src-$OSYNC_PRIMARY_BASE")"
-     KERNEL_IMAGE="$(state kernel-image)" LINUX_SOURCE="$LINUX_SOURCE"
-     "${vars[@]}")
+  local -a args=("${suite_args[@]}")
   # kemu, which several groups use, is built before they start.
   make -s -C "$OSYNC_TOP/kemu" kemu >/dev/null \
     || die "cannot build kemu (make -C $OSYNC_TOP/kemu kemu)"
@@ -484,6 +497,21 @@ step_glibc_full ()
     --cache "$OSYNC_CACHE" --out "$OSYNC_RESULTS" "$@"
 }
 
+# step_crash_plant [--status]: the power-cut harness on the new kernel
+# and on one with a planted skipped flush (driver/crash-plant.sh); with
+# --status, only the line for the summary (results/optin/crash-plant.txt).
+step_crash_plant ()
+{
+  local kernel glibc
+  local -a suite_args=()
+  kernel=$(cat "$OSYNC_STATE/kernel-image" 2>/dev/null || true)
+  glibc=$(cat "$OSYNC_STATE/build-patched-$OSYNC_PRIMARY_BASE-x86_64" 2>/dev/null || true)
+  [ "${1:-}" = --status ] || make_suite_args
+  "$here/crash-plant.sh" --cache "$OSYNC_CACHE" --out "$OSYNC_RESULTS" \
+    --kernel "$kernel" --glibc "$glibc" ${CRASH_STATES:+--states "$CRASH_STATES"} \
+    "$@" -- "${suite_args[@]}"
+}
+
 step_summary ()
 {
   # The opt-in runs outside make check: the result cached for the
@@ -492,6 +520,8 @@ step_summary ()
   # counts as a failure.
   step_glibc_full --status > /dev/null \
     || note "glibc-full.sh --status failed (see above)"
+  step_crash_plant --status > /dev/null \
+    || note "crash-plant.sh --status failed (see above)"
   "$PYTHON" "$here/summary.py" --results "$OSYNC_RESULTS" --abis "$ABIS" \
     --all-abis "${ALL_ABIS:-$ABIS}" \
     --bases "$BASES" --state "$OSYNC_STATE" --top "$OSYNC_TOP" \
@@ -512,7 +542,7 @@ phase_start=$(date +%s)
 # check must not add a line to its summary.
 record_phase ()
 {
-  case $step in bench-*|check-cross|check-glibc-full|quick-*) return ;; esac
+  case $step in bench-*|check-cross|check-glibc-full|check-crash-plant|quick-*) return ;; esac
   echo "$step${*:+ $*} $(( $(date +%s) - phase_start ))" >> "$OSYNC_RESULTS/phases.txt"
 }
 trap 'record_phase "$@"' EXIT
@@ -531,6 +561,7 @@ case $step in
   check-suite) step_check_suite ;;
   summary) step_summary ;;
   check-glibc-full) step_glibc_full ;;
+  check-crash-plant) step_crash_plant ;;
   bench-open) "$OSYNC_TOP/bench/open-cost.sh" ;;
   bench-sync) "$OSYNC_TOP/bench/syncbench.sh" "$@" ;;
   bench-sweep) "$OSYNC_TOP/bench/rsync-sweep.sh" "$@" ;;

@@ -684,10 +684,18 @@ def main():
                           f'lost: {len(back)} written back, {len(dirty)} dirty: the harness '
                           'is blind')
             elif lost:
-                note = f'LOST {lost} acknowledged records in {row["lost_states"]} states'
+                # For reads: the even blocks were written back (or written
+                # directly) and not flushed, the odd ones dirty.
+                split = ''
+                if kind.startswith('rsync'):
+                    back = sum(1 for x in row['lost'] if x[0] % 2 == 0)
+                    split = (f' ({back} of them written back or direct and not '
+                             f'flushed, {lost - back} dirty)')
+                note = f'LOST {lost} acknowledged records{split} in {row["lost_states"]} states'
                 ok = False
                 print(f'FAIL: {name}: {l} ({kind}): {lost} acknowledged records lost '
-                      f'in {row["lost_states"]} crash states: {sorted(row["lost"])[:5]}')
+                      f'in {row["lost_states"]} crash states{split}: '
+                      f'{sorted(row["lost"])[:5]}')
             else:
                 note = '0 lost'
                 print(f'PASS: {name}: {l} ({kind}): no acknowledged record lost '
