@@ -32,8 +32,8 @@ so that nothing wrong reads as "0 failed":
     there: a group that silently shrinks;
   - a port of tests/ports reported UNSUPPORTED (its cross compiler is
     missing: configure installs them all for make check);
-  - an opt-in run outside make check (OPTIN: glibc's whole testsuite)
-    whose result cached for the current
+  - an opt-in run outside make check (OPTIN: glibc's whole testsuite,
+    the series' tests on aarch64) whose result cached for the current
     inputs is a failure, or whose lines (results/optin/NAME.txt, which
     the driver writes before the summary) are missing or unreadable.
     Each line counts: PASS as a pass, FAIL as a failure, SKIP (no
@@ -77,7 +77,8 @@ COUNT_LABELS = {
 }
 # The opt-in runs whose cached results the summary reports, by the name
 # of their line in results/optin/ (driver/osync.sh step_summary).
-OPTIN = {'glibc-full': "glibc's whole testsuite (make check-glibc-full)"}
+OPTIN = {'glibc-full': "glibc's whole testsuite (make check-glibc-full)",
+         'aarch64': "the series' tests on aarch64 (make check-aarch64)"}
 
 
 def write_optin_lines(path, lines):
