@@ -16,18 +16,24 @@
 # script, so a second run costs nothing.  Writes RESULTS-DIR/cross.md
 # (date, ports, compilers, results) and RESULTS-DIR/cross.log; exits
 # non-zero if a port does not build or fails check-abi.
+#
+#   check-cross.sh --src TREE --cache DIR --out RESULTS --print-key PORT
+#
+# prints "KEY OBJ-DIR" of PORT's build without building anything (for
+# the cache keys of the runs that use the build, driver/port-guest.sh).
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$here/lib.sh"
 
-src= cache= out= ports=()
+src= cache= out= ports=() printkey=0
 while [ $# -gt 0 ]; do
   case $1 in
     --src) src=$2; shift 2 ;;
     --cache) cache=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --print-key) printkey=1; shift ;;
     -*) die "unknown option '$1'; see the comment at the top of $0" ;;
     *) ports+=("$1"); shift ;;
   esac
@@ -43,6 +49,22 @@ PORTS_SRC=$src PORTS_CACHE=$cache/ports PORTS_OUT=$out PORTS_PROG=check-cross.sh
 tree=$(git -C "$src" rev-parse 'HEAD^{tree}' 2>/dev/null) \
   || die "$src is not the git tree make dist leaves; run make dist"
 version=$(sed -n 's/^#define VERSION "\(.*\)"/\1/p' "$src/version.h")
+
+# build_key: the key of the loaded port's build (after ports_load).
+build_key ()
+{
+  local cc_bin=${P_CONF_CC%% *}
+  { echo "$tree $P_HOST $P_CONF_CC $P_WITH_HEADERS"; "$cc_bin" --version
+    "${cc_bin%-gcc}-as" --version; cat "$0"; } | sha256sum | cut -c1-16
+}
+if [ $printkey = 1 ]; then
+  [ ${#ports[@]} = 1 ] || die "--print-key wants one port"
+  ports_load "${ports[0]}" || die "no port '${ports[0]}' in tests/ports/lib.sh"
+  ports_select_method
+  [ "$P_METHOD" = cross ] || die "${ports[0]}: no cross compiler: $P_REASON"
+  echo "$(build_key) $cache/cross/${ports[0]}/obj"
+  exit 0
+fi
 mkdir -p "$out" "$cache/cross"
 log=$out/cross.log
 : > "$log"
@@ -59,8 +81,7 @@ for id in "${ports[@]}"; do
   cc_bin=${P_CONF_CC%% *}
   ccver=$("$cc_bin" -dumpfullversion 2>/dev/null || "$cc_bin" -dumpversion)
   asver=$("${cc_bin%-gcc}-as" --version 2>/dev/null | head -n 1 | awk '{ print $NF }')
-  key=$( { echo "$tree $P_HOST $P_CONF_CC $P_WITH_HEADERS"; "$cc_bin" --version
-           "${cc_bin%-gcc}-as" --version; cat "$0"; } | sha256sum | cut -c1-16)
+  key=$(build_key)
   b=$cache/cross/$id
   if [ ! -f "$b/obj/.osync-done" ] || [ "$(cat "$b/obj/.osync-key" 2>/dev/null)" != "$key" ]; then
     rm -rf "$b"

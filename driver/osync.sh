@@ -31,6 +31,9 @@
 #                      skipped flush, beside the new kernel
 #                      (driver/crash-plant.sh; a kernel build and two
 #                      crash runs)
+#   check-aarch64      glibc's tests of the series, cross-built for aarch64,
+#                      on Debian's arm64 kernels under QEMU, as root and
+#                      not (driver/port-guest.sh)
 #
 # The Makefile sets the environment (OSYNC_TOP, OSYNC_CACHE, ...).
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
@@ -512,6 +515,23 @@ step_crash_plant ()
     "$@" -- "${suite_args[@]}"
 }
 
+# step_port_guest [--status]: glibc's tests of the series on aarch64,
+# in QEMU guests with Debian's arm64 kernels; with --status, only the
+# line for the summary (results/optin/aarch64.txt).
+step_port_guest ()
+{
+  local src=$OSYNC_STATE/patched-src-$OSYNC_PRIMARY_BASE
+  if [ ! -s "$src" ]; then
+    [ "${1:-}" = --status ] || die "no patched glibc $OSYNC_PRIMARY_BASE yet; run make dist"
+    mkdir -p "$OSYNC_RESULTS/optin"
+    echo "SKIP: aarch64: no patched glibc $OSYNC_PRIMARY_BASE here yet (make dist, then make check-aarch64)" \
+      > "$OSYNC_RESULTS/optin/aarch64.txt"
+    return 0
+  fi
+  "$here/port-guest.sh" --top "$OSYNC_TOP" --src "$(cat "$src")" \
+    --cache "$OSYNC_CACHE" --out "$OSYNC_RESULTS" "$@"
+}
+
 step_summary ()
 {
   # The opt-in runs outside make check: the result cached for the
@@ -522,6 +542,8 @@ step_summary ()
     || note "glibc-full.sh --status failed (see above)"
   step_crash_plant --status > /dev/null \
     || note "crash-plant.sh --status failed (see above)"
+  step_port_guest --status > /dev/null \
+    || note "port-guest.sh --status failed (see above)"
   "$PYTHON" "$here/summary.py" --results "$OSYNC_RESULTS" --abis "$ABIS" \
     --all-abis "${ALL_ABIS:-$ABIS}" \
     --bases "$BASES" --state "$OSYNC_STATE" --top "$OSYNC_TOP" \
@@ -542,7 +564,7 @@ phase_start=$(date +%s)
 # check must not add a line to its summary.
 record_phase ()
 {
-  case $step in bench-*|check-cross|check-glibc-full|check-crash-plant|quick-*) return ;; esac
+  case $step in bench-*|check-cross|check-glibc-full|check-crash-plant|check-aarch64|quick-*) return ;; esac
   echo "$step${*:+ $*} $(( $(date +%s) - phase_start ))" >> "$OSYNC_RESULTS/phases.txt"
 }
 trap 'record_phase "$@"' EXIT
@@ -562,6 +584,7 @@ case $step in
   summary) step_summary ;;
   check-glibc-full) step_glibc_full ;;
   check-crash-plant) step_crash_plant ;;
+  check-aarch64) step_port_guest ;;
   bench-open) "$OSYNC_TOP/bench/open-cost.sh" ;;
   bench-sync) "$OSYNC_TOP/bench/syncbench.sh" "$@" ;;
   bench-sweep) "$OSYNC_TOP/bench/rsync-sweep.sh" "$@" ;;

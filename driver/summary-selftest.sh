@@ -84,10 +84,11 @@ make_clean ()
   echo selftest-run > "$d/run-id"
   echo selftest-run > "$d/dejagnu/run-id"
   touch -d '-1 minute' "$d/dejagnu/started"
-  # The opt-in run, with a good cached result.
+  # The opt-in runs: one with a good cached result, one never run.
   mkdir -p "$d/optin"
   echo "PASS: glibc's whole testsuite, synthetic: no new failure" > "$d/optin/glibc-full.txt"
   echo "PASS: power cuts on a planted kernel, synthetic: caught" > "$d/optin/crash-plant.txt"
+  echo "SKIP: aarch64: synthetic, never run" > "$d/optin/aarch64.txt"
   # Two runtest runs joined, as check-suite's lanes leave osync.sum.
   local half=$(( (${#groups[@]} + 1) / 2 ))
   { lane_sum "${groups[@]:0:half}"; lane_sum "${groups[@]:half}"; } \
@@ -585,6 +586,99 @@ if [ -z "$missing" ]; then
 else
   fail "glibc's test results are cached by the kernel, the user, the inherited descriptors, seccomp, /dev/shm and the baseline's results (the key lacks$missing: $(tr '\n' ' ' <<<"$k1"))"
 fi
+
+# 19. The judge of make check-aarch64 (driver/port-guest.py judge), on
+# a synthetic run: one kernel, two programs as root and as nobody, one
+# of which needs root, and a test made on the build machine.  A clean
+# run is a pass and a skip (the test that needs root, UNSUPPORTED as
+# nobody); each of these is a failure: an UNSUPPORTED that is no
+# test's right, a test that needs root passing as nobody, a guest that
+# ran another machine, a test that never ended, a test that read
+# O_RSYNC in a kernel without it, a failed test on the build machine.
+pg=$tmp/port-guest
+port_run ()
+{
+  rm -rf "$pg"
+  mkdir -p "$pg"
+  printf '%s\n' '@mount tmpfs /dev/shm tmpfs' '@chdir /tmp' '@user 0 0' \
+    '0,tst-a TMPDIR=/tmp /glibc/tst-a' '0,tst-h TMPDIR=/tmp /glibc/tst-h' \
+    '@user 65534 65534' \
+    '65534,tst-a TMPDIR=/tmp /glibc/tst-a' '65534,tst-h TMPDIR=/tmp /glibc/tst-h' \
+    > "$pg/tests.list"
+  echo "6.12 linux-image-6.12.9+deb13-arm64 6.12.9-1 60" > "$pg/kernels"
+  printf 'start: 2026-12-05 12:00:00 UTC\nend: 2026-12-05 12:01:00 UTC\nwall: 60 s\n' > "$pg/times"
+  echo "tst-c PASS" > "$pg/host"
+  { echo "osync-guest: kernel 6.12.9+deb13-arm64 aarch64"
+    echo "osync-guest: start"
+    for u in 0 65534; do
+      echo "osync-guest: begin $u,tst-a"
+      echo "info: kernel O_RSYNC no"
+      echo "osync-guest: end $u,tst-a 0 900 ms"
+      echo "osync-guest: begin $u,tst-h"
+      if [ $u = 0 ]; then
+        echo "osync-guest: end $u,tst-h 0 800 ms"
+      else
+        printf 'error: open_by_handle_at needs CAP_DAC_READ_SEARCH\nUNSUPPORTED: not root\n'
+        echo "osync-guest: end $u,tst-h 77 10 ms"
+      fi
+    done
+    echo "osync-guest: done"; } > "$pg/console-6.12.log"
+}
+port_judge ()
+{
+  out=$("$python" "$here/port-guest.py" judge --results "$pg" --port aarch64 \
+          --root-only tst-h --md "$pg/aarch64.md" --line "$pg/line" 2>&1)
+  rc=$?
+  line=$(cat "$pg/line" 2>/dev/null)
+}
+# port_must_fail WHAT PATTERN: the judge exited non-zero and its FAIL
+# line matches PATTERN (grep -E).
+port_must_fail ()
+{
+  if [ $rc -ne 0 ] && grep -q '^FAIL: ' <<<"$line" && grep -Eq -- "$2" <<<"$line"; then
+    pass "port-guest.py judge: $1"
+  else
+    fail "port-guest.py judge: $1 (exit $rc; line: $line)"
+  fi
+}
+port_run
+port_judge
+if [ $rc -eq 0 ] && [[ $(sed -n 1p <<<"$line") == "PASS: aarch64: "* ]] \
+   && [ "$(grep -c '^SKIP: aarch64: tst-h as uid 65534 .*UNSUPPORTED, as it must be' <<<"$line")" = 1 ] \
+   && [ "$(wc -l <<<"$line")" = 2 ]; then
+  pass "port-guest.py judge: a clean run is a pass, and the test that needs root a skip as nobody"
+else
+  fail "port-guest.py judge: a clean run is a pass, and the test that needs root a skip as nobody (exit $rc; lines: $line; output: $out)"
+fi
+port_run
+sed -i 's/^osync-guest: end 65534,tst-a 0 /osync-guest: end 65534,tst-a 77 /' "$pg/console-6.12.log"
+port_judge
+port_must_fail "a test UNSUPPORTED as nobody that does not need root is a failure" \
+  'tst-a as uid 65534 on 6\.12\.9\+deb13-arm64: UNSUPPORTED'
+port_run
+sed -i 's/^osync-guest: end 65534,tst-h 77 /osync-guest: end 65534,tst-h 0 /' "$pg/console-6.12.log"
+port_judge
+port_must_fail "a test that needs root and passes as nobody is a failure" \
+  'tst-h as uid 65534 .*want UNSUPPORTED'
+port_run
+sed -i 's/^\(osync-guest: kernel .*\) aarch64$/\1 x86_64/' "$pg/console-6.12.log"
+port_judge
+port_must_fail "a guest that ran another machine is a failure" \
+  'the 6\.12 guest ran .*x86_64.*, not 6\.12\.9\+deb13-arm64 on aarch64'
+port_run
+sed -i '/^osync-guest: end 0,tst-h /,$d' "$pg/console-6.12.log"
+port_judge
+port_must_fail "a test that never ended (the guest stopped) is a failure" \
+  'tst-h as root on 6\.12\.9\+deb13-arm64: no result'
+port_run
+sed -i '0,/^info: kernel O_RSYNC no$/s//info: kernel O_RSYNC yes/' "$pg/console-6.12.log"
+port_judge
+port_must_fail "a test that read O_RSYNC in Debian's kernel, which has none, is a failure" \
+  'tst-a as root .*saw O_RSYNC in a kernel without it'
+port_run
+echo "tst-c FAIL" > "$pg/host"
+port_judge
+port_must_fail "a failed test on the build machine is a failure" 'tst-c: FAIL'
 
 rm -rf "$tmp"
 exit $failed

@@ -33,8 +33,8 @@ so that nothing wrong reads as "0 failed":
   - a port of tests/ports reported UNSUPPORTED (its cross compiler is
     missing: configure installs them all for make check);
   - an opt-in run outside make check (OPTIN: glibc's whole testsuite,
-    the power-cut harness on a planted kernel)
-    whose result cached for the current
+    the power-cut harness on a planted kernel, the series' tests on
+    aarch64) whose result cached for the current
     inputs is a failure, or whose lines (results/optin/NAME.txt, which
     the driver writes before the summary) are missing or unreadable.
     Each line counts: PASS as a pass, FAIL as a failure, SKIP (no
@@ -80,7 +80,8 @@ COUNT_LABELS = {
 # of their line in results/optin/ (driver/osync.sh step_summary).
 OPTIN = {'glibc-full': "glibc's whole testsuite (make check-glibc-full)",
          'crash-plant': 'the power-cut harness on a kernel with a planted '
-                        'skipped flush (make check-crash-plant)'}
+                        'skipped flush (make check-crash-plant)',
+         'aarch64': "the series' tests on aarch64 (make check-aarch64)"}
 
 
 def write_optin_lines(path, lines):
