@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,7 +41,16 @@ osync_dirty (const char *path, char c, char how)
       static char buf[OSYNC_DIRTY_SIZE] __attribute__ ((aligned (4096)));
       memset (buf, c, sizeof buf);
       int fd = open (path, O_WRONLY | (how == 'd' ? O_DIRECT : 0));
-      if (fd < 0 || pwrite (fd, buf, sizeof buf, 0) != sizeof buf)
+      /* Since Linux 6.13 (multigrain timestamps), ext4, xfs, btrfs
+         and tmpfs give a write the coarse time of the last tick unless
+         the file's times were queried since their last change: a write
+         in the same tick as the one before leaves the modification
+         time, and the inode, alone, and fsync then costs what fdatasync
+         costs.  Querying them first gives the write a fine-grained
+         time, so that every write changes the inode, as before 6.13.  */
+      struct stat st;
+      if (fd < 0 || fstat (fd, &st) != 0
+          || pwrite (fd, buf, sizeof buf, 0) != sizeof buf)
         osync_dirty_die ("the writer's pwrite");
       if (how == 'w'
           && sync_file_range (fd, 0, sizeof buf,
