@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define OSYNC_DIRTY_SIZE 8192
@@ -41,13 +42,17 @@ osync_dirty (const char *path, char c, char how)
       static char buf[OSYNC_DIRTY_SIZE] __attribute__ ((aligned (4096)));
       memset (buf, c, sizeof buf);
       int fd = open (path, O_WRONLY | (how == 'd' ? O_DIRECT : 0));
-      /* Since Linux 6.13 (multigrain timestamps), ext4, xfs, btrfs
-         and tmpfs give a write the coarse time of the last tick unless
-         the file's times were queried since their last change: a write
-         in the same tick as the one before leaves the modification
-         time, and the inode, alone, and fsync then costs what fdatasync
-         costs.  Querying them first gives the write a fine-grained
-         time, so that every write changes the inode, as before 6.13.  */
+      /* The write must change the file's modification time, and so
+         dirty its inode, or fsync costs what fdatasync costs and the
+         yardsticks tell nothing apart.  A file system gives a write
+         the coarse time of the last clock tick (at least a jiffy, at
+         most 10 ms), and since Linux 6.13 (multigrain timestamps) a
+         fine-grained one only if the times were queried since their
+         last change: a write in the same tick as the one before left
+         the time alone, in a round of 7.3-rc7's cell and in one of
+         the new 6.12 kernel's overlay row.  The writer waits out a
+         tick and queries the times first.  */
+      nanosleep (&(struct timespec) { .tv_nsec = 20 * 1000 * 1000 }, NULL);
       struct stat st;
       if (fd < 0 || fstat (fd, &st) != 0
           || pwrite (fd, buf, sizeof buf, 0) != sizeof buf)
