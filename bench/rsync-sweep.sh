@@ -29,7 +29,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../driver/lib.sh"
 
-rounds=5 count=10 sizes="1 16 64" from_csv=
+rounds=9 count=40 sizes="1 16 64" from_csv=
 while [ $# -gt 0 ]; do
   case $1 in
     --rounds) rounds=${2:?--rounds wants a number}; shift 2 ;;
@@ -121,7 +121,7 @@ else
   note "$rounds rounds, sizes $sizes MiB, $count reads per method, in the new kernel's guest; at most $limit s"
   "$here/../tests/qemu/guest.sh" --cache "$OSYNC_CACHE" --files "$files" \
     --list "$tmp/list" --out "$OSYNC_RESULTS/$name-console.log" --disk 512 \
-    --disk-cache unsafe --timeout "$limit" --kernel "$image" \
+    --disk-cache unsafe --timeout "$limit" --kernel "$image" --fine-clock \
     || die "the guest run failed; its console is in $OSYNC_RESULTS/$name-console.log"
   echo "$header" > "$raw"
   echo "count $count" > "${raw%.csv}.run"

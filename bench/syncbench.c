@@ -200,6 +200,26 @@ percentile (const uint64_t *v, size_t n, double p)
   return v[rank - 1];
 }
 
+/* The smallest step of the clock that times the operations, in ns,
+   seen over some thousand readings: a clock that advances only at the
+   timer tick (a kernel that fell back to the jiffies clocksource, as
+   an emulated machine whose TSC could not be calibrated does) times
+   most operations as 0 and a few as a whole tick, which makes every
+   latency in the report meaningless.  */
+static uint64_t
+clock_step_ns (void)
+{
+  uint64_t best = UINT64_MAX, prev = now_ns (), start = prev;
+  for (int i = 0; i < 100000 && now_ns () - start < 100000000ull; i++)
+    {
+      uint64_t t = now_ns ();
+      if (t != prev && t - prev < best)
+        best = t - prev;
+      prev = t;
+    }
+  return best;
+}
+
 static void
 progress (const char *name, size_t done, uint64_t now)
 {
@@ -748,6 +768,26 @@ main (int argc, char **argv)
       fprintf (stderr, "syncbench: give --seconds or --count, not both\n");
       return 2;
     }
+
+  /* Latencies of a few microseconds need a clock that resolves them.  */
+  {
+    uint64_t step = clock_step_ns ();
+    if (step > 1000)
+      {
+        if (step == UINT64_MAX)
+          fprintf (stderr, "syncbench: CLOCK_MONOTONIC did not advance in"
+                   " 0.1 s of readings;");
+        else
+          fprintf (stderr, "syncbench: CLOCK_MONOTONIC advances in steps of"
+                   " %.1f us, too coarse to time operations of a few"
+                   " microseconds;", (double) step / 1e3);
+        fprintf (stderr, " the kernel's clocksource is probably jiffies"
+                 " (see /sys/devices/system/clocksource/clocksource0/"
+                 "current_clocksource): run on a machine with a TSC or"
+                 " another fine clocksource\n");
+        return 1;
+      }
+  }
 
   /* --methods.  */
   {

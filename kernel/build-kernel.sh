@@ -90,10 +90,28 @@ subst_series () {
   done
 }
 
-# series_sum: the sha256 of the series as applied (facts substituted).
+# series_sum: the sha256 of the series as applied (facts substituted),
+# commit messages included: the key of the check (checkpatch reads them).
 series_sum () {
   local p
   for p in "${patches[@]}"; do "$facts" subst "$p"; done | sha256sum | cut -d' ' -f1
+}
+
+# code_sum: the sha256 of what the series changes in the tree, each
+# patch from its first "diff --git" line to its signature line ("-- "):
+# the key of the build, so that a commit message or a cover letter
+# reworded does not rebuild the kernel and void every result keyed by
+# it.  A patch without a diff is an error (git am would fail as well).
+code_sum () {
+  local p
+  for p in "${patches[@]}"; do
+    "$facts" subst "$p" | awk -v f="$p" '
+      /^diff --git / { d = 1 }
+      d && /^-- $/ { exit }
+      d { print }
+      END { if (!d) { print f ": no diff in this patch" > "/dev/stderr"; exit 1 } }' \
+      || die "cannot read the diff of $p"
+  done | sha256sum | cut -d' ' -f1
 }
 
 if [ -n "$export" ]; then
@@ -288,9 +306,9 @@ if [ -n "$check" ]; then
   # fs/fcntl.c, whatever its configuration: fcntl_init() and its
   # BUILD_BUG_ON depend on none.  Then the check need not compile it
   # again (a minute and more, cold).
-  built= ssum=$(series_sum)
+  built= ssum=$(code_sum)
   for b in "$cache"/kernel/osync-*; do
-    if [ -f "$b/bzImage" ] && [ "$(cat "$b/series.sha256" 2>/dev/null)" = "$ssum" ] \
+    if [ -f "$b/bzImage" ] && [ "$(cat "$b/code.sha256" 2>/dev/null)" = "$ssum" ] \
        && [ "$(awk '{print $NF}' "$b/source" 2>/dev/null)" = "$srcsum" ]; then
       built=$b
       break
@@ -332,7 +350,7 @@ fi
 # The build, keyed by every input.
 tools=$( (gcc --version; ld --version; make --version; flex --version;
           bison --version; dpkg-query -W libelf-dev 2>/dev/null) | sha256sum)
-key=$( (echo "$srcsum"; series_sum
+key=$( (echo "$srcsum"; code_sum
         echo "$conf"; cat "$top/facts" "$0"; echo "$tools") \
        | sha256sum | cut -c1-16)
 out=$cache/kernel/osync-$key
@@ -401,7 +419,7 @@ mkdir -p "$out.tmp"
 cp "$work.build/arch/x86/boot/bzImage" "$out.tmp/bzImage"
 cp "$work.build/.config" "$out.tmp/config"
 git -C "$work" log --oneline pristine..HEAD > "$out.tmp/series"
-series_sum > "$out.tmp/series.sha256"
+code_sum > "$out.tmp/code.sha256"
 echo "$kversion" > "$out.tmp/version"
 echo "$source $srcsum" > "$out.tmp/source"
 mv "$out.tmp" "$out"

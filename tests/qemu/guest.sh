@@ -34,6 +34,13 @@
 # --print-kernel only finds, downloads and unpacks the Debian kernel
 # (--debian-kernel) and prints "PACKAGE VERSION IMAGE"; --files, --list
 # and --out are then not needed.
+# --fine-clock (x86_64) gives the guest kernel the host's TSC rate
+# (tsc_early_khz=, measured by tsc-khz.c; under TCG the guest's TSC
+# counts at the host's rate) and tsc=reliable: the project's kernel has
+# no ACPI, so no HPET or PM timer, and when its PIT calibration fails
+# (it does when the host is busy) it runs on the jiffies clocksource,
+# in 4 ms steps.  For the benchmarks, which time microseconds; the
+# tests do not time anything and boot as before.
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,6 +48,7 @@ die () { echo "guest.sh: error: $*" >&2; exit 1; }
 
 cache= files= list= out= timeout=300 disk= image= diskcache=writeback
 diskimg= drives=() extramods=() debkernel=6.1 arch=x86_64 printkernel=0
+fineclock=0
 while [ $# -gt 0 ]; do
   case $1 in
     --cache) cache=$2; shift 2 ;;
@@ -57,6 +65,7 @@ while [ $# -gt 0 ]; do
     --debian-kernel) debkernel=$2; shift 2 ;;
     --arch) arch=$2; shift 2 ;;
     --print-kernel) printkernel=1; shift ;;
+    --fine-clock) fineclock=1; shift ;;
     *) die "unknown argument '$1'; see the comment at the top of $0" ;;
   esac
 done
@@ -237,9 +246,19 @@ else
   machine=(qemu-system-x86_64 -machine q35)
   console=ttyS0
 fi
+cmdline="console=$console panic=-1 quiet no_timer_check"
+if [ $fineclock = 1 ]; then
+  [ "$arch" = x86_64 ] || die "--fine-clock is for x86_64 guests (an arm64 guest has its generic timer)"
+  grep -qw constant_tsc /proc/cpuinfo \
+    || die "--fine-clock: the host's TSC does not count at a constant rate (no constant_tsc in /proc/cpuinfo); the guest's clock cannot be given its rate"
+  gcc -O2 -o "$root.tsc-khz" "$here/tsc-khz.c" || die "cannot build $here/tsc-khz.c"
+  khz=$("$root.tsc-khz") || die "cannot measure the host's TSC rate ($here/tsc-khz.c)"
+  rm -f "$root.tsc-khz"
+  cmdline="$cmdline tsc_early_khz=$khz tsc=reliable"
+fi
 timeout "$timeout" "${machine[@]}" -m 1024 -nographic \
   -no-reboot -kernel "$kernel" -initrd "$root.cpio.gz" "${drive[@]}" \
-  -append "console=$console panic=-1 quiet no_timer_check" < /dev/null 2>&1 | tr -d '\r' > "$out" || true
+  -append "$cmdline" < /dev/null 2>&1 | tr -d '\r' > "$out" || true
 if ! grep -q '^osync-guest: done' "$out"; then
   tail -n 30 "$out" >&2
   die "the guest ($pkg) did not finish within ${timeout}s; its console is in $out"
