@@ -62,6 +62,15 @@ def read_retries(path):
     return retries
 
 
+def read_words(path):
+    """The words of a one-line file (the baseline's subdirectories)."""
+    with open(path) as f:
+        words = f.read().split()
+    if not words:
+        raise SystemExit('glibc-full.py: %s is empty' % path)
+    return words
+
+
 def read_kv(path):
     kv = {}
     if os.path.exists(path):
@@ -92,14 +101,28 @@ def main():
     retries = read_retries(os.path.join(args.results, 'retries'))
     times = read_kv(os.path.join(args.results, 'times'))
     inputs = read_kv(os.path.join(args.results, 'inputs'))
-    for name, res in (('baseline', base), ('patched', new)):
-        # glibc 2.44's make check gives some 6000 results; a few hundred
-        # means make stopped early.
-        if len(res) < 3000:
-            raise SystemExit('glibc-full.py: only %d results for the %s tree '
-                             'in %s: make check stopped early (see its '
-                             'check-%s.log)' % (len(res), name, args.results,
-                                                name))
+    # glibc 2.44's make check gives some 6000 results; a few hundred
+    # means make stopped early.
+    if len(new) < 3000:
+        raise SystemExit('glibc-full.py: only %d results for the patched '
+                         'tree in %s: make check stopped early (see its '
+                         'check-patched.log)' % (len(new), args.results))
+    # The baseline ran only in these subdirectories (glibc-full.sh): each
+    # must have given results, and every test of the patched tree that
+    # did not pass must be among them.
+    subdirs = read_words(os.path.join(args.results, 'baseline-subdirs'))
+    for d in subdirs:
+        if not any(t.startswith(d + '/') for t in base):
+            raise SystemExit('glibc-full.py: no baseline result in %s/, one '
+                             'of its subdirectories: make check stopped '
+                             'early (see check-baseline.log in %s)'
+                             % (d, args.results))
+    outside = sorted(t for t, r in new.items() if r != 'PASS' and '/' in t
+                     and t.split('/')[0] not in subdirs)
+    if outside:
+        raise SystemExit('glibc-full.py: the baseline did not run %s, which '
+                         'did not pass on the patched tree'
+                         % ', '.join(outside))
 
     regressions, flaky_both, lost, own_bad, unexplained = [], [], [], [], []
     shared = {}
@@ -146,8 +169,12 @@ def main():
     md = []
     md.append("glibc's whole testsuite (`make check`), patched against "
               "unpatched, run by driver/glibc-full.sh: started %s, wall "
-              "time %s (%s, both trees at once, niced), kernel %s."
-              % (when, wall, hours, inputs.get('kernel', '?')))
+              "time %s (%s, niced), kernel %s.  The patched tree ran every "
+              "subdirectory; the unpatched one the subdirectories of the "
+              "patched tree's tests that did not pass and the series' own "
+              "(%s)."
+              % (when, wall, hours, inputs.get('kernel', '?'),
+                 ' '.join(subdirs)))
     md.append('')
     md.append('| tree | results | counts |')
     md.append('|---|---|---|')
