@@ -49,9 +49,11 @@
 #   1. testroot: the testroot install (OBJ/testroot.pristine) that the
 #      top level makes before any subdirectory's tests run, after its
 #      `others' barrier;
-#   2. one step per subdirectory, in the order of sorted-subdirs in
-#      OBJ/sysd-sorted: both passes in that subdirectory; its
-#      subdir-tests.sum is kept as sums/TREE/SUBDIR.sum;
+#   2. two steps per subdirectory, in the order of sorted-subdirs in
+#      OBJ/sysd-sorted: the first pass in that subdirectory (its tests
+#      built), then the second (its tests run), so that a session's end
+#      in the run costs the run only; its subdir-tests.sum is kept as
+#      sums/TREE/SUBDIR.sum;
 #   3. final: the top level's own `make -k check', which finds every
 #      subdirectory's tests up to date, runs the top-level tests
 #      (installed headers, ...) and writes tests.sum (TREE.sum).
@@ -166,7 +168,7 @@ fi
 # for lack of processor time says nothing about the patch.
 test_env=(PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="${HOME:-/root}"
           LANG=C.UTF-8 TIMEOUTFACTOR=10)
-protocol="v3: each tree's make check as the top level does it, one step at a time, each nice -n 19 make -k -j$jobs with the variables of the build directory's Makefile: the testroot install; each subdirectory in sysd-sorted order, its tests built (run-built-tests=no tests-summary=no) and run (run-built-tests=yes); the top-level make check; a stopped step's outputs and the files it wrote removed before it runs again; the patched tree first, then the baseline with subdirs= the patched tree's subdirectories with a test that did not pass and the series' own; retries: 3 on each tree"
+protocol="v3: each tree's make check as the top level does it, one step at a time, each nice -n 19 make -k -j$jobs with the variables of the build directory's Makefile: the testroot install; each subdirectory in sysd-sorted order, its tests built (run-built-tests=no tests-summary=no) in one step, run (run-built-tests=yes) in the next; the top-level make check; a stopped step's outputs and the files it wrote removed before it runs again; the patched tree first, then the baseline with subdirs= the patched tree's subdirectories with a test that did not pass and the series' own; retries: 3 on each tree"
 inputs ()
 {
   echo "baseline: $(cat "$baseline/.osync-key")"
@@ -331,7 +333,7 @@ load_make ()
 # files newer than its start stamp (or STAMP).
 clean_stopped ()
 {
-  local v=$1 name=$2 st=${3:-$stamps/$1/$2.start} o n
+  local v=$1 name=$2 st=${3:-$stamps/$1/$2.start} o n what
   o=$(cobj "$v")
   {
     if [ "${name#sub.}" != "$name" ] && [ -d "$o/${name#sub.}" ]; then
@@ -340,8 +342,13 @@ clean_stopped ()
     find "$o" -newer "$st" ! -type d -print -delete
   } > "$res/logs/$v/$name.cleaned"
   n=$(wc -l < "$res/logs/$v/$name.cleaned")
-  note "glibc-full: $v: the step ${name#*.} was stopped in an earlier run; removed its test outputs and the files it wrote, $n files (listed in $res/logs/$v/$name.cleaned); running it again"
-  echo "$v: ${name#*.}: stopped in an earlier run, $n files removed" >> "$log"
+  case $name in
+    build.*) what="the build of ${name#build.}/'s tests" ;;
+    sub.*) what="the run of ${name#sub.}/'s tests" ;;
+    *) what="the step ${name#*.}" ;;
+  esac
+  note "glibc-full: $v: $what was stopped in an earlier run; removed its test outputs and the files it wrote, $n files (listed in $res/logs/$v/$name.cleaned); running it again"
+  echo "$v: $what: stopped in an earlier run, $n files removed" >> "$log"
 }
 
 # step VARIANT STEP CMD...: run CMD as the step STEP of VARIANT's tree,
@@ -359,7 +366,7 @@ step ()
   sleep 1
   s=$SECONDS
   "$@"
-  echo "$v ${name#*.} $((SECONDS - s))" >> "$res/steps"
+  echo "$v $name $((SECONDS - s))" >> "$res/steps"
   touch "$st.done"
 }
 
@@ -375,31 +382,41 @@ testroot ()
   [ $rc = 0 ] || die "the testroot install of the $v tree failed; see $lg"
 }
 
-# subdir VARIANT SUBDIR TOP-ARGS...: both passes of make check in SUBDIR,
-# as the top level's sub-makes do them (TOP-ARGS: the baseline's
-# subdirs=, which the top level would pass on).
+# build VARIANT SUBDIR TOP-ARGS...: the first pass of make check in
+# SUBDIR, which builds its tests, as the top level's sub-make does it
+# (TOP-ARGS: the baseline's subdirs=, which the top level would pass on).
+build ()
+{
+  local v=$1 d=$2 rc=0 s=$SECONDS lg=$res/logs/$1/$2.build.log
+  shift 2
+  note "glibc-full: $v: make check in $d/, building its tests (log: $lg)"
+  in_copy "$v" nice -n 19 make -r -k -j"$jobs" -C "$vsrc/$d" "${margs[@]}" "$@" \
+    subdir="$d" ..=../ run-built-tests=no tests-summary=no tests > "$lg" 2>&1 || rc=$?
+  echo "$v: $d: build: exit status $rc, $((SECONDS - s)) s" >> "$log"
+}
+
+# subdir VARIANT SUBDIR TOP-ARGS...: the second pass, which runs the
+# tests; SUBDIR's subdir-tests.sum to RES/sums.
 subdir ()
 {
-  local v=$1 d=$2 rc1=0 rc2=0 s=$SECONDS lg=$res/logs/$1/$2.log sum
+  local v=$1 d=$2 rc=0 s=$SECONDS lg=$res/logs/$1/$2.log sum
   shift 2
-  note "glibc-full: $v: make check in $d/ (log: $lg)"
+  note "glibc-full: $v: make check in $d/, running its tests (log: $lg)"
   in_copy "$v" nice -n 19 make -r -k -j"$jobs" -C "$vsrc/$d" "${margs[@]}" "$@" \
-    subdir="$d" ..=../ run-built-tests=no tests-summary=no tests > "$lg" 2>&1 || rc1=$?
-  in_copy "$v" nice -n 19 make -r -k -j"$jobs" -C "$vsrc/$d" "${margs[@]}" "$@" \
-    subdir="$d" ..=../ run-built-tests=yes tests >> "$lg" 2>&1 || rc2=$?
-  echo "$v: $d: exit status $rc1 (build) and $rc2 (run), $((SECONDS - s)) s" >> "$log"
+    subdir="$d" ..=../ run-built-tests=yes tests > "$lg" 2>&1 || rc=$?
+  echo "$v: $d: run: exit status $rc, $((SECONDS - s)) s" >> "$log"
   sum=$(cobj "$v")/$d/subdir-tests.sum
   if [ -f "$sum" ]; then
     cp "$sum" "$res/sums/$v/$d.sum.new"
   else
     # The top-level make check reports this subdirectory as missing
     # its results; kept here as a comment, which no .sum reader counts.
-    echo "# make check in $d/ wrote no subdir-tests.sum: exit status $rc1 (build) and $rc2 (run); see logs/$v/$d.log" \
+    echo "# make check in $d/ wrote no subdir-tests.sum: exit status $rc; see logs/$v/$d.build.log and $d.log" \
       > "$res/sums/$v/$d.sum.new"
   fi
   mv "$res/sums/$v/$d.sum.new" "$res/sums/$v/$d.sum"
   done_subdirs=$((done_subdirs + 1))
-  note "glibc-full: $v: $done_subdirs of $total_subdirs subdirectories done ($d: $((SECONDS - s)) s, exit status $rc1 and $rc2)"
+  note "glibc-full: $v: $done_subdirs of $total_subdirs subdirectories done ($d: its tests run in $((SECONDS - s)) s, exit status $rc)"
 }
 
 # final VARIANT TOP-ARGS...: the top level's make check, which finds the
@@ -431,6 +448,7 @@ tree ()
   note "glibc-full: $v: $done_subdirs of $total_subdirs subdirectories done; make check in the others, one at a time"
   step "$v" step.testroot testroot "$v"
   for d in $list; do
+    step "$v" "build.$d" build "$v" "$d" "$@"
     step "$v" "sub.$d" subdir "$v" "$d" "$@"
   done
   step "$v" step.final final "$v" "$@"
