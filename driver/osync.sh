@@ -26,7 +26,8 @@
 #   check-cross [PORT...]  cross-build the patched primary base for other
 #                      ports and run glibc's check-abi (driver/check-cross.sh)
 #   check-glibc-full   glibc's whole testsuite on both x86_64 trees of the
-#                      primary base (driver/glibc-full.sh; hours)
+#                      primary base (driver/glibc-full.sh; hours, resumed
+#                      across runs)
 #   check-crash-plant  the power-cut harness on a kernel with a planted
 #                      skipped flush, beside the new kernel
 #                      (driver/crash-plant.sh; a kernel build and two
