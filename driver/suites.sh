@@ -274,7 +274,17 @@ build ()
     return
   fi
   mkdir -p "$sc/build"
-  work=$out.tmp.$$
+  # The two sides of a run build at once (each in its own subshell,
+  # where $$ is still the parent's): one builds, the other waits for it
+  # and takes its tree.
+  local lock
+  exec {lock}> "$out.lock"
+  flock "$lock"
+  if [ -f "$out/.osync-built" ]; then
+    echo "$out"
+    return
+  fi
+  work=$out.tmp.$BASHPID
   rm -rf "$work"
   mkdir -p "$work"
   note "building $s ${commit:0:12} in $out (log: $out.log)"
@@ -589,6 +599,11 @@ run_suite ()
     cat "$rdir/summary.txt"
     return 0
   fi
+  # The suite's build first, once (each side would otherwise start it).
+  case $s in
+    xfstests|ltp) build "$s" > /dev/null ;;
+    selftests) build_selftests > /dev/null ;;
+  esac
   # The sides run side by side, each in a guest of its own.
   for side in $(sides_of "$s"); do
     run_side "$s" "$side" > "$sc/.side-$s-$side.$$" &
