@@ -214,10 +214,9 @@ inputs ()
   echo "scripts $( { cat "$OSYNC_TOP"/tests/qemu/hostguest.sh "$OSYNC_TOP"/tests/qemu/hostroot-*.sh \
                       "$OSYNC_TOP"/tests/qemu/init.c; declare -f "side_$s" guest disks snapshot_glibc wal_flags; } | hash_stdin)"
   case $s in
-    # The lists without their comments: a reworded reason runs nothing
-    # again.
-    xfstests) echo "list $( { sed 's/#.*//; /^[[:space:]]*$/d' "$ext"/xfstests.list; cat "$ext"/xfstests-run.sh; } | hash_stdin)" ;;
-    ltp) echo "list $( { sed 's/#.*//; /^[[:space:]]*$/d' "$ext"/ltp.list; cat "$ext"/ltp-run.sh; } | hash_stdin)" ;;
+    # The list without its comments (a reworded reason runs nothing
+    # again) and the guest's runner.
+    xfstests|ltp) echo "list $( { sed 's/#.*//; /^[[:space:]]*$/d' "$ext/$s.list"; cat "$ext/$s-run.sh"; } | hash_stdin)" ;;
     selftests) echo "list $(cat "$ext"/selftests-run.sh | hash_stdin)" ;;
     postgres) echo "list $(cat "$ext"/pg-record.sh "$ext"/pgcommit.c "$ext"/pgcheck.py "$ext"/dropsync.c \
                              "$OSYNC_TOP"/tests/crash/crashcheck.py "$OSYNC_TOP"/tests/crash/crashdm.c \

@@ -36,8 +36,16 @@ main (void)
       uint64_t t1 = now_ns (), c1 = __rdtsc ();
       khz[i] = (double) (c1 - c0) / ((double) (t1 - t0) / 1e6);
     }
-  double a = khz[0], b = khz[1], c = khz[2];
-  double m = a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b));
+  /* Sort the three; the median is the middle one.  */
+  for (int i = 0; i < 2; i++)
+    for (int j = i + 1; j < 3; j++)
+      if (khz[j] < khz[i])
+        {
+          double t = khz[i];
+          khz[i] = khz[j];
+          khz[j] = t;
+        }
+  double m = khz[1];
   if (!(m > 100000 && m < 100000000))
     {
       fprintf (stderr, "tsc-khz: measured %.0f kHz, not a TSC rate\n", m);
