@@ -12,8 +12,9 @@
 #                            else "UNSUPPORTED:" with the reason; never
 #                            builds, boots or fetches anything
 #
-# SUITE: xfstests, ltp, selftests (the kernel's openat2 selftests),
-# postgres (PostgreSQL 15 across power cuts).  The environment (the
+# SUITE: xfstests (on ext4), xfstests-xfs (the same list on xfs), ltp,
+# selftests (the kernel's openat2 selftests), postgres (PostgreSQL 15
+# across power cuts).  The environment (the
 # Makefile sets it): OSYNC_TOP, OSYNC_CACHE, OSYNC_STATE (the glibc
 # builds and the new kernel of make check), OSYNC_RESULTS, and
 # XFSTESTS_SRC, LTP_SRC: a git repository (work tree or bare) of the
@@ -41,7 +42,14 @@ base=2.44
 PYTHON=${PYTHON:-python3}
 export PATH=$PATH:/usr/sbin:/sbin
 
-SUITES="xfstests ltp selftests postgres"
+SUITES="xfstests xfstests-xfs ltp selftests postgres"
+
+# src_name SUITE: the suite whose source, build, patches and list SUITE
+# takes (xfstests-xfs: xfstests's, run on xfs instead of ext4).
+src_name ()
+{
+  echo "${1%-xfs}"
+}
 
 # --- The inputs ------------------------------------------------------
 
@@ -176,8 +184,8 @@ inputs ()
 {
   local s=$1 side=$2 src dir commit stock image b v
   case $s in
-    xfstests|ltp)
-      src=$(src_of "$s")
+    xfstests|xfstests-xfs|ltp)
+      src=$(src_of "$(src_name "$s")")
       [ "${src%% *}" != none ] || { echo "$src"; return; }
       read -r dir commit <<<"$src" ;;
     selftests)
@@ -202,7 +210,7 @@ inputs ()
   b=$(glibc_build $v)
   [ -f "$b/.osync-installed" ] || { echo "none no $v glibc $base build (make build-both)"; return; }
   echo "suite $s $commit side $side"
-  [ "$s" = selftests ] || [ "$s" = postgres ] || echo "build $(build_key "$s" "$commit")"
+  [ "$s" = selftests ] || [ "$s" = postgres ] || echo "build $(build_key "$(src_name "$s")" "$commit")"
   case $side in
     yard) echo "kernel ${stock#* } $(sha256sum < "${stock%% *}" | cut -c1-16)" ;;
     new) echo "kernel $(sha256sum < "$image" | cut -c1-16)" ;;
@@ -216,7 +224,8 @@ inputs ()
   case $s in
     # The list without its comments (a reworded reason runs nothing
     # again) and the guest's runner.
-    xfstests|ltp) echo "list $( { sed 's/#.*//; /^[[:space:]]*$/d' "$ext/$s.list"; cat "$ext/$s-run.sh"; } | hash_stdin)" ;;
+    xfstests|xfstests-xfs|ltp)
+      echo "list $( { sed 's/#.*//; /^[[:space:]]*$/d' "$ext/$(src_name "$s").list"; cat "$ext/$(src_name "$s")-run.sh"; } | hash_stdin)" ;;
     selftests) echo "list $(cat "$ext"/selftests-run.sh | hash_stdin)" ;;
     postgres) echo "list $(cat "$ext"/pg-record.sh "$ext"/pgcommit.c "$ext"/pgcheck.py "$ext"/dropsync.c \
                              "$OSYNC_TOP"/tests/crash/crashcheck.py "$OSYNC_TOP"/tests/crash/crashdm.c \
@@ -397,7 +406,7 @@ disks ()
   done
 }
 
-# side_ltp|side_xfstests|side_selftests SIDE DIR: one side's guest run,
+# side_ltp|side_xfstests|side_xfstests-xfs|side_selftests SIDE DIR: one side's guest run,
 # which writes DIR/results.txt ("TEST RESULT" lines: PASS, FAIL, SKIP)
 # and DIR/status (the guest script's exit status).
 side_ltp ()
@@ -416,6 +425,17 @@ side_xfstests ()
   disks "$2" test:3072 scratch:3072 logw:8192
   guest "$1" "$2" 14400 --drive "$2/test.img" --drive "$2/scratch.img" --drive "$2/logw.img" \
     --run "$ext/xfstests-run.sh" "$b" ext4 "$ext/xfstests.list" /dev/vda /dev/vdb /dev/vdc
+}
+
+# The same build, list and runner on xfs, whose reflink lets
+# generic/457 run there.
+side_xfstests-xfs ()
+{
+  local b
+  b=$(build xfstests)
+  disks "$2" test:3072 scratch:3072 logw:8192
+  guest "$1" "$2" 14400 --drive "$2/test.img" --drive "$2/scratch.img" --drive "$2/logw.img" \
+    --run "$ext/xfstests-run.sh" "$b" xfs "$ext/xfstests.list" /dev/vda /dev/vdb /dev/vdc
 }
 
 side_selftests ()
@@ -589,7 +609,7 @@ side_postgres ()
 run_suite ()
 {
   local s=$1 side rc=0 d
-  case $s in xfstests|ltp) fetch_src "$s" ;; esac
+  case $s in xfstests|xfstests-xfs|ltp) fetch_src "$(src_name "$s")" ;; esac
   # The stock kernel (downloaded once) must be in the cache to make
   # the yardstick's key.
   "$OSYNC_TOP/tests/qemu/hostguest.sh" --cache "$OSYNC_CACHE" --kernel stock --prepare > /dev/null
@@ -602,7 +622,7 @@ run_suite ()
   fi
   # The suite's build first, once (each side would otherwise start it).
   case $s in
-    xfstests|ltp) build "$s" > /dev/null ;;
+    xfstests|xfstests-xfs|ltp) build "$(src_name "$s")" > /dev/null ;;
     selftests) build_selftests > /dev/null ;;
   esac
   # The sides run side by side, each in a guest of its own.
@@ -677,7 +697,7 @@ case $step in
   side)
     # One side of one suite, for work on it: suites.sh side SUITE SIDE.
     [ $# = 2 ] || die "usage: $0 side SUITE yard|new"
-    case $1 in xfstests|ltp) fetch_src "$1" ;; esac
+    case $1 in xfstests|xfstests-xfs|ltp) fetch_src "$(src_name "$1")" ;; esac
     "$OSYNC_TOP/tests/qemu/hostguest.sh" --cache "$OSYNC_CACHE" --kernel stock --prepare > /dev/null
     run_side "$1" "$2" ;;
   report) report ;;
