@@ -545,6 +545,17 @@ if [ $rc -eq 0 ] && grep -q "NOT TESTED: test group $g reported only UNSUPPORTED
 else
   fail "a test group that reported only UNSUPPORTED is named as not tested, its results skipped (exit $rc: $(tr '\n' ' ' <<<"$out"))"
 fi
+# A group that stops at its first skip would count one skip for all
+# the tests it did not run: below its minimum, it fails.
+clean "$d"
+sed -i "s|^PASS: \\($g: .*\\)|UNSUPPORTED: \\1|" "$d/dejagnu/osync.sum"
+awk -v g="UNSUPPORTED: $g: " 'index($0, g) == 1 { if (n++) next } { print }' \
+  "$d/dejagnu/osync.sum" > "$d/dejagnu/osync.sum.new"
+mv "$d/dejagnu/osync.sum.new" "$d/dejagnu/osync.sum"
+recount "$d/dejagnu/osync.sum"
+run onlyoneunsupported "$d"
+must_fail "a test group that reported one UNSUPPORTED for all its tests is a failure" \
+  "test group $g reported only UNSUPPORTED, 1 of them, fewer than its minimum of ${minimum[$g]}"
 clean "$d"
 run clean2 "$d"
 clean_skipped=$(tail -n 1 <<<"$out" | sed -n 's/.*, \([0-9]*\) skipped$/\1/p')

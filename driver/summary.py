@@ -340,8 +340,19 @@ def check_dejagnu(path, started, groups, minimums=None):
         elif seen[g] == 0:
             problems.append('test group %s reported no result' % g)
         elif ran[g] == 0 and skips[g]:
-            # Nothing tested: named, and its lines count as skipped.
+            # Nothing tested: named, and its lines count as skipped.  It
+            # must still name each test it did not run, or the count of
+            # what was not tested shrinks with it (a group that stops at
+            # its first skip would otherwise pass as one skip).
             only_unsupported[g] = skips[g]
+            if (minimums is not None and g in minimums
+                    and len(skips[g]) < minimums[g]):
+                problems.append('test group %s reported only UNSUPPORTED, '
+                                '%d of them, fewer than its minimum of %d '
+                                '(tests/minimums): a group that cannot run '
+                                'must still report each test it did not run '
+                                '(first: %s)' % (g, len(skips[g]), minimums[g],
+                                                 skips[g][0]))
         elif minimums is not None and g not in minimums:
             problems.append('test group %s has no minimum in tests/minimums; '
                             'add "%s %d" (the tests it ran)' % (g, g, ran[g]))
