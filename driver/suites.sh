@@ -6,6 +6,8 @@
 #
 #   suites.sh run SUITE...   build (cached) and run SUITE, keep the
 #                            result in the cache, keyed by every input
+#   suites.sh table SUITE    the cached good run's table (results/crash.md
+#                            takes PostgreSQL's), or why there is none
 #   suites.sh report         for make check: one line per suite, "PASS:"
 #                            when a good cached result for the current
 #                            inputs exists, "FAIL:" when a bad one does,
@@ -701,6 +703,23 @@ case $step in
     "$OSYNC_TOP/tests/qemu/hostguest.sh" --cache "$OSYNC_CACHE" --kernel stock --prepare > /dev/null
     run_side "$1" "$2" ;;
   report) report ;;
+  table)
+    # The table of the cached run for the present inputs (for results/
+    # crash.md: PostgreSQL's power cuts beside the synthetic ones), or
+    # why there is none; never builds, boots or fetches.
+    [ $# = 1 ] || die "usage: $0 table SUITE"
+    rdir=$(run_dir "$1")
+    if [ "${rdir%% *}" = none ]; then
+      echo "No run for the present inputs: ${rdir#none } (make check-$1)."
+    elif [ -f "$rdir/good" ]; then
+      sed 's/^/- /' "$rdir/when"
+      echo
+      cat "$rdir/result.md"
+    elif [ -f "$rdir/bad" ]; then
+      echo "The cached run for the present inputs FAILED: see $rdir/summary.txt."
+    else
+      echo "No cached run for the present inputs (make check-$1 runs it)."
+    fi ;;
   inputs) inputs "$@" ;;
   *) die "unknown step '$step'; see the comment at the top of $0" ;;
 esac
