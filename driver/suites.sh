@@ -16,9 +16,9 @@
 #
 # SUITE: xfstests (on ext4), xfstests-xfs (the same list on xfs), ltp,
 # selftests (the kernel's openat2 selftests), postgres (PostgreSQL 15
-# across power cuts).  The environment (the
-# Makefile sets it): OSYNC_TOP, OSYNC_CACHE, OSYNC_STATE (the glibc
-# builds and the new kernel of make check), OSYNC_RESULTS, and
+# across power cuts).  The environment (the Makefile sets it):
+# OSYNC_TOP, OSYNC_CACHE, OSYNC_STATE (the glibc builds and the new
+# kernel of make check), OSYNC_RESULTS, and
 # XFSTESTS_SRC, LTP_SRC: a git repository (work tree or bare) of the
 # suite, whose HEAD is built, or its upstream git URL, which "run"
 # clones (or fetches into) the cache and "report" reads from there
@@ -411,9 +411,9 @@ disks ()
   done
 }
 
-# side_ltp|side_xfstests|side_xfstests-xfs|side_selftests SIDE DIR: one side's guest run,
-# which writes DIR/results.txt ("TEST RESULT" lines: PASS, FAIL, SKIP)
-# and DIR/status (the guest script's exit status).
+# side_ltp|side_xfstests|side_xfstests-xfs|side_selftests SIDE DIR: one
+# side's guest run, which writes DIR/results.txt ("TEST RESULT" lines:
+# PASS, FAIL, SKIP) and DIR/status (the guest script's exit status).
 side_ltp ()
 {
   local b
@@ -712,6 +712,7 @@ case $step in
     # crash.md: PostgreSQL's power cuts beside the synthetic ones), or
     # why there is none; never builds, boots or fetches.
     [ $# = 1 ] || die "usage: $0 table SUITE"
+    case " $SUITES " in *" $1 "*) ;; *) die "unknown suite '$1' ($SUITES)" ;; esac
     rdir=$(run_dir "$1")
     if [ "${rdir%% *}" = none ]; then
       echo "No run for the present inputs: ${rdir#none } (make check-$1)."
