@@ -13,8 +13,9 @@ Counted as failures (the patch is to blame until shown otherwise):
     UNTESTED) on the patched tree, or missing from it;
   - a test that only the patched tree has (the series' own) that does
     not PASS;
-  - a test that fails on both trees and is not in the known list
-    (glibc-full.known: "TEST  REASON" lines): a shared failure needs a
+  - a test that fails on both trees and is in neither known list
+    (--known: driver/glibc-known-failures, make check's, and
+    glibc-full.known; "TEST  REASON" lines): a shared failure needs a
     reason, written down after reading its output.
 A run restricted to some subdirectories (GLIBC_FULL_SUBDIRS, recorded
 in its inputs) is a test of the driver: its failures count, but without
@@ -95,13 +96,16 @@ def counts(res):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--results', required=True)
-    ap.add_argument('--known', required=True)
+    ap.add_argument('--known', required=True, action='append',
+                    help='a known-failures list; may be given more than once')
     ap.add_argument('--md', required=True)
     ap.add_argument('--line', required=True)
     args = ap.parse_args()
     base = read_sum(os.path.join(args.results, 'baseline.sum'))
     new = read_sum(os.path.join(args.results, 'patched.sum'))
-    known = read_known(args.known)
+    known = {}
+    for path in args.known:
+        known.update(read_known(path))
     retries = read_retries(os.path.join(args.results, 'retries'))
     times = read_kv(os.path.join(args.results, 'times'))
     inputs = read_kv(os.path.join(args.results, 'inputs'))
@@ -204,7 +208,7 @@ def main():
     section('Tests of the unpatched tree missing from the patched one',
             vanished)
     section('Tests only the patched tree has that do not pass', own_bad)
-    section('Shared failures not in driver/glibc-full.known (each needs a '
+    section('Shared failures not in the known lists (each needs a '
             'reason)', unexplained)
     section('Shared failures, with their reasons',
             ['`%s`: %s (%s)' % (t, known.get(t, 'no reason given'),
@@ -224,12 +228,12 @@ def main():
 
     summary = ("glibc's whole testsuite, run %s (%s): %d results on the "
                "patched tree (%d PASS), %d shared failures (%d of them "
-               "explained in glibc-full.known)"
+               "explained in the known lists)"
                % (when[:10], hours, len(new),
                   sum(1 for r in new.values() if r == 'PASS'), len(shared),
                   len(shared) - len(unexplained)))
     bad = regressions + lost + own_bad + vanished + [
-        '%s (shared, not in glibc-full.known)' % t for t in unexplained]
+        '%s (shared, not in the known lists)' % t for t in unexplained]
     if restricted:
         summary = '%s; restricted by %s' % (summary, scope.split(' (')[0])
     if failures:

@@ -137,12 +137,14 @@ sorted_subdirs ()
   [ -n "$l" ] || die "cannot read the subdirectories of $1 (sorted-subdirs in its sysd-sorted)"
   echo $l
 }
-# only LIST WANTED: the words of LIST that are in WANTED, in LIST's order.
+# only LIST WANTED: the words of LIST that are in WANTED, in LIST's
+# order.  Either may be separated by newlines as well as spaces.
 only ()
 {
-  local d r=
+  local d r= want
+  want=" $(echo $2) "
   for d in $1; do
-    case " $2 " in *" $d "*) r+=" $d" ;; esac
+    case $want in *" $d "*) r+=" $d" ;; esac
   done
   echo $r
 }
@@ -188,7 +190,8 @@ copy=$work/$key
 stamps=$copy/stamps
 
 judge=("$PYTHON" "$here/glibc-full.py" --results "$res"
-       --known "$here/glibc-full.known" --md "$out/glibc-full.md")
+       --known "$here/glibc-known-failures" --known "$here/glibc-full.known"
+       --md "$out/glibc-full.md")
 # A run killed after its result was complete and before it removed its
 # copies leaves them behind.
 [ $status = 1 ] || [ ! -f "$res/done" ] || rm -rf "${copy:?}"
