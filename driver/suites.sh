@@ -226,11 +226,13 @@ inputs ()
   case $s in
     # The list without its comments (a reworded reason runs nothing
     # again) and the guest's runner.
-    xfstests|ltp)
-      echo "list $( { sed 's/#.*//; /^[[:space:]]*$/d' "$ext/$s.list"; cat "$ext/$s-run.sh"; } | hash_stdin)" ;;
-    xfstests-xfs)
-      echo "list $( { sed 's/#.*//; /^[[:space:]]*$/d' "$ext/xfstests.list"; cat "$ext/xfstests-run.sh" \
-                        "$ext/xfstests-xfs-run.sh" "$ext/dmsetup-links/dmsetup"; } | hash_stdin)" ;;
+    # xfstests-xfs: xfstests' with xfs's runner and its dmsetup.
+    xfstests|xfstests-xfs|ltp)
+      local n
+      n=$(src_name "$s")
+      echo "list $( { sed 's/#.*//; /^[[:space:]]*$/d' "$ext/$n.list"; cat "$ext/$n-run.sh"
+                      [ "$s" != xfstests-xfs ] || cat "$ext/xfstests-xfs-run.sh" "$ext/dmsetup-links/dmsetup"
+                    } | hash_stdin)" ;;
     selftests) echo "list $(cat "$ext"/selftests-run.sh | hash_stdin)" ;;
     postgres) echo "list $(cat "$ext"/pg-record.sh "$ext"/pgcommit.c "$ext"/pgcheck.py "$ext"/dropsync.c \
                              "$OSYNC_TOP"/tests/crash/crashcheck.py "$OSYNC_TOP"/tests/crash/crashdm.c \
