@@ -10,7 +10,11 @@ Counted as failures (the patch is to blame until shown otherwise):
     retries (glibc-full.sh's "retries" file); a pass on the patched
     tree's retry does not excuse it;
   - a test that passes on the baseline and is UNSUPPORTED (or XFAIL,
-    UNTESTED) on the patched tree, or missing from it;
+    UNTESTED) on the patched tree, unless the baseline gave that same
+    result in one of its retries (the retries run both trees in one
+    step, under the same conditions: a test that depends on how the run
+    was started, as misc/tst-sched_setattr-thread does on its
+    niceness, gives the same on both there); or missing from it;
   - a test that only the patched tree has (the series' own) that does
     not PASS;
   - a test that fails on both trees and is in neither known list
@@ -135,6 +139,7 @@ def main():
                          % ', '.join(outside))
 
     regressions, flaky_both, lost, own_bad, unexplained = [], [], [], [], []
+    same_in_retry = []
     shared = {}
     for t, r in sorted(new.items()):
         b = base.get(t)
@@ -159,7 +164,18 @@ def main():
                                    % (t, r, b, ' '.join(rt['baseline']),
                                       ' '.join(rt['patched'])))
         elif b == 'PASS' and r != 'PASS':
-            lost.append('%s (PASS -> %s)' % (t, r))
+            rt = retries.get(t)
+            if rt is None:
+                lost.append('%s (PASS -> %s; never retried)' % (t, r))
+            elif r in rt['baseline']:
+                same_in_retry.append(
+                    '%s (PASS -> %s in the counted runs; retries: baseline '
+                    '%s, patched %s)' % (t, r, ' '.join(rt['baseline']),
+                                         ' '.join(rt['patched'])))
+            else:
+                lost.append('%s (PASS -> %s; retries: baseline %s, patched '
+                            '%s)' % (t, r, ' '.join(rt['baseline']),
+                                     ' '.join(rt['patched'])))
         elif b is None and r != 'PASS':
             own_bad.append('%s (%s; not a test of the baseline)' % (t, r))
     vanished = sorted(t for t in base if t not in new)
@@ -214,8 +230,12 @@ def main():
             ['`%s`: %s (%s)' % (t, known.get(t, 'no reason given'),
                                  shared[t]) for t in sorted(shared)])
     section('Fail on the unpatched tree only', base_only)
+    section('Pass on the unpatched tree in the counted runs only: the '
+            'same result as the patched tree\'s in a retry of the '
+            'unpatched tree', same_in_retry)
     section('Retries (three runs on each tree of each test that failed '
-            'on the patched tree only)',
+            'on the patched tree only, or passed on the unpatched tree '
+            'only)',
             ['%s: baseline %s, patched %s'
              % (t, ' '.join(r['baseline']), ' '.join(r['patched']))
              for t, r in sorted(retries.items())])
@@ -232,6 +252,10 @@ def main():
                % (when[:10], hours, len(new),
                   sum(1 for r in new.values() if r == 'PASS'), len(shared),
                   len(shared) - len(unexplained)))
+    if same_in_retry:
+        summary += ('; %d passed on the unpatched tree in the counted runs '
+                    'only and gave the patched tree\'s result on it in a '
+                    'retry: %s' % (len(same_in_retry), '; '.join(same_in_retry)))
     bad = regressions + lost + own_bad + vanished + [
         '%s (shared, not in the known lists)' % t for t in unexplained]
     if restricted:

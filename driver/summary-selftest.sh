@@ -691,5 +691,73 @@ echo "tst-c FAIL" > "$pg/host"
 port_judge
 port_must_fail "a failed test on the build machine is a failure" 'tst-c: FAIL'
 
+# 20. The judge of make check-glibc-full (driver/glibc-full.py), on a
+# synthetic run restricted to io/ (so at best a SKIP): a clean one is a
+# skip with no failure; a test that passes on the baseline and is
+# UNSUPPORTED on the patched tree is a failure, unless the baseline
+# gave UNSUPPORTED too in one of its retries; a test that fails on the
+# patched tree only is a failure, unless the baseline failed in a
+# retry, however often the patched tree then passes; a failure both
+# trees share needs a reason in a known list.
+gf=$tmp/glibc-full
+gf_run ()
+{
+  rm -rf "$gf"
+  mkdir -p "$gf"
+  printf 'PASS: io/tst-a\nPASS: io/tst-b\nFAIL: io/tst-c\n' > "$gf/baseline.sum"
+  printf 'PASS: io/tst-a\nPASS: io/tst-b\nFAIL: io/tst-c\n' > "$gf/patched.sum"
+  echo io > "$gf/baseline-subdirs"
+  echo "subdirectories: GLIBC_FULL_SUBDIRS=io (restricted: a test of the driver, not the whole testsuite)" > "$gf/inputs"
+  printf 'start: 2026-12-05 12:00:00 UTC\nwall: 60 s\nsessions: 1\n' > "$gf/times"
+  echo "io/tst-c  a synthetic shared failure" > "$gf/known"
+}
+gf_judge ()
+{
+  out=$("$python" "$here/glibc-full.py" --results "$gf" --known "$gf/known" \
+          --md "$gf/md" --line "$gf/line" 2>&1)
+  rc=$?
+  line=$(cat "$gf/line" 2>/dev/null)
+}
+gf_expect ()
+{
+  local what=$1 want=$2 pattern=$3
+  if [ "$want" = FAIL ] && [ $rc -ne 0 ] && grep -q '^FAIL: ' <<<"$line" && grep -Eq -- "$pattern" <<<"$line"; then
+    pass "glibc-full.py: $what"
+  elif [ "$want" = SKIP ] && [ $rc -eq 0 ] && grep -q '^SKIP: ' <<<"$line" && grep -Eq -- "$pattern" <<<"$line"; then
+    pass "glibc-full.py: $what"
+  else
+    fail "glibc-full.py: $what (exit $rc; line: $line; output: $(tail -n 3 <<<"$out"))"
+  fi
+}
+gf_run
+gf_judge
+gf_expect "a clean restricted run is a skip with no failure" SKIP 'no new failure there'
+gf_run
+sed -i 's/^PASS: io\/tst-b$/UNSUPPORTED: io\/tst-b/' "$gf/patched.sum"
+gf_judge
+gf_expect "PASS -> UNSUPPORTED, never retried, is a failure" FAIL 'io/tst-b \(PASS -> UNSUPPORTED; never retried\)'
+echo "io/tst-b baseline:PASS baseline:PASS baseline:PASS patched:UNSUPPORTED patched:UNSUPPORTED patched:UNSUPPORTED" > "$gf/retries"
+gf_judge
+gf_expect "PASS -> UNSUPPORTED with the baseline passing its retries is a failure" FAIL 'io/tst-b \(PASS -> UNSUPPORTED; retries: baseline PASS PASS PASS'
+echo "io/tst-b baseline:PASS baseline:UNSUPPORTED baseline:PASS patched:UNSUPPORTED patched:UNSUPPORTED patched:UNSUPPORTED" > "$gf/retries"
+gf_judge
+gf_expect "PASS -> UNSUPPORTED with the baseline UNSUPPORTED in a retry is no failure, and is reported" SKIP 'gave the patched tree.s result on it in a retry: io/tst-b'
+gf_run
+sed -i 's/^PASS: io\/tst-a$/FAIL: io\/tst-a/' "$gf/patched.sum"
+echo "io/tst-a baseline:PASS baseline:PASS baseline:PASS patched:PASS patched:PASS patched:PASS" > "$gf/retries"
+gf_judge
+gf_expect "a failure on the patched tree only is one, though its retries pass" FAIL 'io/tst-a \(FAIL; baseline PASS, retries'
+echo "io/tst-a baseline:PASS baseline:FAIL baseline:PASS patched:FAIL patched:PASS patched:PASS" > "$gf/retries"
+gf_judge
+gf_expect "a failure on the patched tree that the baseline shows in a retry is shared, and needs a reason" \
+  FAIL 'io/tst-a \(shared, not in the known lists\)'
+echo "io/tst-a  a synthetic failure of both trees, one in a retry" >> "$gf/known"
+gf_judge
+gf_expect "... which a known list gives" SKIP 'no new failure there'
+gf_run
+: > "$gf/known"
+gf_judge
+gf_expect "a shared failure in no known list is a failure" FAIL 'io/tst-c \(shared, not in the known lists\)'
+
 rm -rf "$tmp"
 exit $failed
