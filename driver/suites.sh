@@ -14,9 +14,10 @@
 #                            else "UNSUPPORTED:" with the reason; never
 #                            builds, boots or fetches anything
 #
-# SUITE: xfstests (on ext4), xfstests-xfs (the same list on xfs), ltp,
-# selftests (the kernel's openat2 selftests), postgres (PostgreSQL 15
-# across power cuts).  The environment (the Makefile sets it):
+# SUITE: xfstests (on ext4), xfstests-xfs (the same list on xfs),
+# xfstests-rwaio (the quick tests of xfstests' rw and aio groups, on
+# ext4), ltp, selftests (the kernel's openat2 selftests), postgres
+# (PostgreSQL 15 across power cuts).  The environment (the Makefile sets it):
 # OSYNC_TOP, OSYNC_CACHE, OSYNC_STATE (the glibc builds and the new
 # kernel of make check), OSYNC_RESULTS, and
 # XFSTESTS_SRC, LTP_SRC: a git repository (work tree or bare) of the
@@ -44,13 +45,19 @@ base=2.44
 PYTHON=${PYTHON:-python3}
 export PATH=$PATH:/usr/sbin:/sbin
 
-SUITES="xfstests xfstests-xfs ltp selftests postgres"
+SUITES="xfstests xfstests-xfs xfstests-rwaio ltp selftests postgres"
 
-# src_name SUITE: the suite whose source, build, patches and list SUITE
-# takes (xfstests-xfs: xfstests's, run on xfs instead of ext4).
+# src_name SUITE: the suite whose source, build and patches SUITE takes
+# (xfstests-xfs and xfstests-rwaio: xfstests'); list_of SUITE: its test
+# list (xfstests-xfs: xfstests', run on xfs instead of ext4).
 src_name ()
 {
-  echo "${1%-xfs}"
+  case $1 in xfstests-*) echo xfstests ;; *) echo "$1" ;; esac
+}
+
+list_of ()
+{
+  case $1 in xfstests-xfs) echo "$ext/xfstests.list" ;; *) echo "$ext/$1.list" ;; esac
 }
 
 # --- The inputs ------------------------------------------------------
@@ -186,7 +193,7 @@ inputs ()
 {
   local s=$1 side=$2 src dir commit stock image b v
   case $s in
-    xfstests|xfstests-xfs|ltp)
+    xfstests|xfstests-xfs|xfstests-rwaio|ltp)
       src=$(src_of "$(src_name "$s")")
       [ "${src%% *}" != none ] || { echo "$src"; return; }
       read -r dir commit <<<"$src" ;;
@@ -227,11 +234,10 @@ inputs ()
     # The list without its comments (a reworded reason runs nothing
     # again) and the guest's runner.
     # xfstests-xfs: xfstests' with xfs's runner and its dmsetup.
-    xfstests|xfstests-xfs|ltp)
-      local n
-      n=$(src_name "$s")
-      echo "list $( { sed 's/#.*//; /^[[:space:]]*$/d' "$ext/$n.list"; cat "$ext/$n-run.sh"
+    xfstests|xfstests-xfs|xfstests-rwaio|ltp)
+      echo "list $( { sed 's/#.*//; /^[[:space:]]*$/d' "$(list_of "$s")"; cat "$ext/$(src_name "$s")-run.sh"
                       [ "$s" != xfstests-xfs ] || cat "$ext/xfstests-xfs-run.sh" "$ext/dmsetup-links/dmsetup"
+                      [ "$s" != xfstests-rwaio ] || cat "$ext/xfstests-rwaio-run.sh"
                     } | hash_stdin)" ;;
     selftests) echo "list $(cat "$ext"/selftests-run.sh | hash_stdin)" ;;
     postgres) echo "list $(cat "$ext"/pg-record.sh "$ext"/pgcommit.c "$ext"/pgcheck.py "$ext"/dropsync.c \
@@ -413,8 +419,8 @@ disks ()
   done
 }
 
-# side_ltp|side_xfstests|side_xfstests-xfs|side_selftests SIDE DIR: one
-# side's guest run, which writes DIR/results.txt ("TEST RESULT" lines:
+# side_ltp|side_xfstests|side_xfstests-xfs|side_xfstests-rwaio|
+# side_selftests SIDE DIR: one side's guest run, which writes DIR/results.txt ("TEST RESULT" lines:
 # PASS, FAIL, SKIP) and DIR/status (the guest script's exit status).
 side_ltp ()
 {
@@ -444,6 +450,18 @@ side_xfstests-xfs ()
   disks "$2" test:3072 scratch:3072 logw:8192
   guest "$1" "$2" 14400 --drive "$2/test.img" --drive "$2/scratch.img" --drive "$2/logw.img" \
     --run "$ext/xfstests-xfs-run.sh" "$b" xfs "$ext/xfstests.list" /dev/vda /dev/vdb /dev/vdc
+}
+
+# The quick tests of the rw and aio groups: xfstests' build and disks
+# on ext4, with the suite's own list, and a /dev/fd as on a booted
+# system (xfstests-rwaio-run.sh says why).
+side_xfstests-rwaio ()
+{
+  local b
+  b=$(build xfstests)
+  disks "$2" test:3072 scratch:3072 logw:8192
+  guest "$1" "$2" 14400 --drive "$2/test.img" --drive "$2/scratch.img" --drive "$2/logw.img" \
+    --run "$ext/xfstests-rwaio-run.sh" "$b" ext4 "$ext/xfstests-rwaio.list" /dev/vda /dev/vdb /dev/vdc
 }
 
 side_selftests ()
@@ -617,7 +635,7 @@ side_postgres ()
 run_suite ()
 {
   local s=$1 side rc=0 d
-  case $s in xfstests|xfstests-xfs|ltp) fetch_src "$(src_name "$s")" ;; esac
+  case $s in xfstests|xfstests-xfs|xfstests-rwaio|ltp) fetch_src "$(src_name "$s")" ;; esac
   # The stock kernel (downloaded once) must be in the cache to make
   # the yardstick's key.
   "$OSYNC_TOP/tests/qemu/hostguest.sh" --cache "$OSYNC_CACHE" --kernel stock --prepare > /dev/null
@@ -630,7 +648,7 @@ run_suite ()
   fi
   # The suite's build first, once (each side would otherwise start it).
   case $s in
-    xfstests|xfstests-xfs|ltp) build "$(src_name "$s")" > /dev/null ;;
+    xfstests|xfstests-xfs|xfstests-rwaio|ltp) build "$(src_name "$s")" > /dev/null ;;
     selftests) build_selftests > /dev/null ;;
   esac
   # The sides run side by side, each in a guest of its own.
@@ -705,7 +723,7 @@ case $step in
   side)
     # One side of one suite, for work on it: suites.sh side SUITE SIDE.
     [ $# = 2 ] || die "usage: $0 side SUITE yard|new"
-    case $1 in xfstests|xfstests-xfs|ltp) fetch_src "$(src_name "$1")" ;; esac
+    case $1 in xfstests|xfstests-xfs|xfstests-rwaio|ltp) fetch_src "$(src_name "$1")" ;; esac
     "$OSYNC_TOP/tests/qemu/hostguest.sh" --cache "$OSYNC_CACHE" --kernel stock --prepare > /dev/null
     run_side "$1" "$2" ;;
   report) report ;;
