@@ -266,7 +266,10 @@ side_dir ()
 }
 
 # run_dir SUITE: where the comparison of the sides is kept (or "none
-# REASON"): keyed by the sides' keys and what judges them.
+# REASON"): keyed by the sides' keys and what judges them: tally.py and
+# the lines of known-differences that tally.py reads for SUITE, with the
+# file's comments (so that a reason given for one suite runs no other
+# again).
 run_dir ()
 {
   local side d keys=
@@ -275,7 +278,8 @@ run_dir ()
     [ "${d%% *}" != none ] || { echo "$d"; return; }
     keys="$keys ${d##*/}"
   done
-  echo "$sc/runs/$1-$( { echo "$keys"; cat "$ext/known-differences" "$ext/tally.py"; } | hash_stdin)"
+  echo "$sc/runs/$1-$( { echo "$keys"; grep -E "^(#|[[:space:]]*$)|^$1[[:space:]]" "$ext/known-differences"
+                         cat "$ext/tally.py"; } | hash_stdin)"
 }
 
 PG_COMMITS=${PG_COMMITS:-120}
