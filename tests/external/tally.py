@@ -10,20 +10,24 @@
 # test whose result differs.  Fails when a test failed on the new side
 # only, or was skipped there only, or failed on both, without a line
 # "S TEST new|both REASON" in --known; when the two sides did not run
-# the same tests; or when a line of --known for S matches nothing.
+# the same tests; or when a line of --known for S matches nothing.  A
+# difference that needs no line (a test skipped or failed on the
+# yardstick only) is tabled with what that side's run said of it.
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 import argparse
 import sys
 
 
 def read(path):
-    out = {}
+    """The results of FILE, and what each line says after the result."""
+    out, said = {}, {}
     with open(path) as f:
         for line in f:
-            w = line.split()
+            w = line.split(None, 2)
             if len(w) >= 2:
                 out[w[0]] = w[1]
-    return out
+                said[w[0]] = w[2].strip() if len(w) > 2 else ''
+    return out, said
 
 
 def main():
@@ -31,7 +35,7 @@ def main():
     for a in ('--suite', '--yard', '--new', '--known', '--table'):
         ap.add_argument(a, required=True)
     a = ap.parse_args()
-    yard, new = read(a.yard), read(a.new)
+    (yard, yard_said), (new, _) = read(a.yard), read(a.new)
     known = {}
     with open(a.known) as f:
         for line in f:
@@ -70,6 +74,8 @@ def main():
             need = 'new'
         if y != n or need:
             why = known.get(t, (None, ''))[1]
+            if not why and need is None and y in ('SKIP', 'FAIL'):
+                why = f'on the yardstick: {yard_said[t] or y}'
             diffs.append(f'| {t} | {y} | {n} | {why} |')
         if need is None:
             continue
