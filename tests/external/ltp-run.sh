@@ -7,7 +7,8 @@
 # line of BUILD/runtest/syscalls runs as LTP's runner would (sh -c, the
 # test directories on PATH), its output to /out/ltp/TAG.log; exit
 # status 0 is PASS, 32 (TCONF only) SKIP, anything else FAIL.  Writes
-# /out/results.txt ("TAG RESULT STATUS").
+# /out/results.txt ("TAG RESULT exit status N[: WHY]", WHY the first
+# TCONF, TFAIL or TBROK line of a test not passed).
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -uo pipefail
 build=$1 list=$2 tmpdev=$3 ltpdev=$4
@@ -36,7 +37,11 @@ grep -E "$tags" "$build/runtest/syscalls" | while read -r tag cmd; do
     32) r=SKIP ;;
     *) r=FAIL ;;
   esac
-  echo "$tag $r $rc" >> /out/results.txt
+  # What the test said of a skip or a failure: its first TCONF, TFAIL
+  # or TBROK line, for the table of differences (tally.py).
+  why=
+  [ $r = PASS ] || why=$(grep -m1 -E ': (TCONF|TFAIL|TBROK): ' "/out/ltp/$tag.log" | cut -c1-100)
+  echo "$tag $r exit status $rc${why:+: $why}" >> /out/results.txt
   echo "ltp-run: $tag $r (exit status $rc, $(( $(date +%s) - t0 )) s)"
 done
 umount /mnt/ltp
