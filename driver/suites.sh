@@ -192,8 +192,8 @@ glibc_build ()
 inputs ()
 {
   local s=$1 side=$2 src dir commit stock image b v
-  case $s in
-    xfstests|xfstests-xfs|xfstests-rwaio|ltp)
+  case $(src_name "$s") in
+    xfstests|ltp)
       src=$(src_of "$(src_name "$s")")
       [ "${src%% *}" != none ] || { echo "$src"; return; }
       read -r dir commit <<<"$src" ;;
@@ -230,11 +230,11 @@ inputs ()
   # this script keeps the cached runs).
   echo "scripts $( { cat "$OSYNC_TOP"/tests/qemu/hostguest.sh "$OSYNC_TOP"/tests/qemu/hostroot-*.sh \
                       "$OSYNC_TOP"/tests/qemu/init.c; declare -f "side_$s" guest disks snapshot_glibc wal_flags; } | hash_stdin)"
-  case $s in
+  case $(src_name "$s") in
     # The list without its comments (a reworded reason runs nothing
     # again) and the guest's runner.
     # xfstests-xfs: xfstests' with xfs's runner and its dmsetup.
-    xfstests|xfstests-xfs|xfstests-rwaio|ltp)
+    xfstests|ltp)
       echo "list $( { sed 's/#.*//; /^[[:space:]]*$/d' "$(list_of "$s")"; cat "$ext/$(src_name "$s")-run.sh"
                       [ "$s" != xfstests-xfs ] || cat "$ext/xfstests-xfs-run.sh" "$ext/dmsetup-links/dmsetup"
                       [ "$s" != xfstests-rwaio ] || cat "$ext/xfstests-rwaio-run.sh"
@@ -639,7 +639,7 @@ side_postgres ()
 run_suite ()
 {
   local s=$1 side rc=0 d
-  case $s in xfstests|xfstests-xfs|xfstests-rwaio|ltp) fetch_src "$(src_name "$s")" ;; esac
+  case $(src_name "$s") in xfstests|ltp) fetch_src "$(src_name "$s")" ;; esac
   # The stock kernel (downloaded once) must be in the cache to make
   # the yardstick's key.
   "$OSYNC_TOP/tests/qemu/hostguest.sh" --cache "$OSYNC_CACHE" --kernel stock --prepare > /dev/null
@@ -651,8 +651,8 @@ run_suite ()
     return 0
   fi
   # The suite's build first, once (each side would otherwise start it).
-  case $s in
-    xfstests|xfstests-xfs|xfstests-rwaio|ltp) build "$(src_name "$s")" > /dev/null ;;
+  case $(src_name "$s") in
+    xfstests|ltp) build "$(src_name "$s")" > /dev/null ;;
     selftests) build_selftests > /dev/null ;;
   esac
   # The sides run side by side, each in a guest of its own.
@@ -727,7 +727,7 @@ case $step in
   side)
     # One side of one suite, for work on it: suites.sh side SUITE SIDE.
     [ $# = 2 ] || die "usage: $0 side SUITE yard|new"
-    case $1 in xfstests|xfstests-xfs|xfstests-rwaio|ltp) fetch_src "$(src_name "$1")" ;; esac
+    case $(src_name "$1") in xfstests|ltp) fetch_src "$(src_name "$1")" ;; esac
     "$OSYNC_TOP/tests/qemu/hostguest.sh" --cache "$OSYNC_CACHE" --kernel stock --prepare > /dev/null
     run_side "$1" "$2" ;;
   report) report ;;
