@@ -238,6 +238,7 @@ inputs ()
       echo "list $( { sed 's/#.*//; /^[[:space:]]*$/d' "$(list_of "$s")"; cat "$ext/$(src_name "$s")-run.sh"
                       [ "$s" != xfstests-xfs ] || cat "$ext/xfstests-xfs-run.sh" "$ext/dmsetup-links/dmsetup"
                       [ "$s" != xfstests-rwaio ] || cat "$ext/xfstests-rwaio-run.sh"
+                      [ "$(src_name "$s")" != xfstests ] || declare -f xfstests_side
                     } | hash_stdin)" ;;
     selftests) echo "list $(cat "$ext"/selftests-run.sh | hash_stdin)" ;;
     postgres) echo "list $(cat "$ext"/pg-record.sh "$ext"/pgcommit.c "$ext"/pgcheck.py "$ext"/dropsync.c \
@@ -435,13 +436,47 @@ side_ltp ()
     --run "$ext/ltp-run.sh" "$b" "$ext/ltp.list" /dev/vda /dev/vdb
 }
 
+# xfstests_side SIDE DIR FSTYP RUNNER LIST: one side of the xfstests
+# suites: xfstests' build, run by RUNNER on FSTYP over fresh disks in a
+# guest; and if a test hung (the runner then writes DIR/hung and ends
+# the guest at once, xfstests-run.sh says why), again in a new guest on
+# fresh disks for the tests of LIST left.  Each boot but the last keeps
+# its console as DIR/console-N.log.
+xfstests_side ()
+{
+  local side=$1 d=$2 fstyp=$3 runner=$4 list=$5 b boot=1 rc n left
+  b=$(build xfstests)
+  : > "$d/results.txt"
+  while :; do
+    n=$(sed -e 's/#.*//' "$list" | awk 'NF' | wc -l)
+    rm -f "$d/hung" "$d/status"
+    disks "$d" test:3072 scratch:3072 logw:8192
+    rc=0
+    guest "$side" "$d" 14400 --drive "$d/test.img" --drive "$d/scratch.img" --drive "$d/logw.img" \
+      --run "$runner" "$b" "$fstyp" "$list" /dev/vda /dev/vdb /dev/vdc || rc=$?
+    [ -f "$d/hung" ] || return $rc
+    mv "$d/console.log" "$d/console-$boot.log"
+    boot=$((boot + 1))
+    sed -e 's/#.*//' "$5" | awk 'NF { print $1 }' \
+      | { grep -vxF -f <(cut -d' ' -f1 "$d/results.txt") || [ $? = 1 ]; } > "$d/left-$boot.list"
+    left=$(wc -l < "$d/left-$boot.list")
+    # A hung boot reports its hung test, so the list shrinks.
+    if [ "$left" -ge "$n" ]; then
+      echo "xfstests_side: error: a guest hung and reported no test; $left tests left"
+      return 1
+    elif [ "$left" = 0 ]; then
+      rm -f "$d/hung"
+      echo 0 > "$d/status"
+      return 0
+    fi
+    list=$d/left-$boot.list
+    echo "xfstests_side: boot $((boot - 1)) ended on a hung test; boot $boot runs the $left tests left"
+  done
+}
+
 side_xfstests ()
 {
-  local b
-  b=$(build xfstests)
-  disks "$2" test:3072 scratch:3072 logw:8192
-  guest "$1" "$2" 14400 --drive "$2/test.img" --drive "$2/scratch.img" --drive "$2/logw.img" \
-    --run "$ext/xfstests-run.sh" "$b" ext4 "$ext/xfstests.list" /dev/vda /dev/vdb /dev/vdc
+  xfstests_side "$1" "$2" ext4 "$ext/xfstests-run.sh" "$ext/xfstests.list"
 }
 
 # The same build, list and runner on xfs, whose reflink lets
@@ -449,11 +484,7 @@ side_xfstests ()
 # under udev (xfstests-xfs-run.sh says why).
 side_xfstests-xfs ()
 {
-  local b
-  b=$(build xfstests)
-  disks "$2" test:3072 scratch:3072 logw:8192
-  guest "$1" "$2" 14400 --drive "$2/test.img" --drive "$2/scratch.img" --drive "$2/logw.img" \
-    --run "$ext/xfstests-xfs-run.sh" "$b" xfs "$ext/xfstests.list" /dev/vda /dev/vdb /dev/vdc
+  xfstests_side "$1" "$2" xfs "$ext/xfstests-xfs-run.sh" "$ext/xfstests.list"
 }
 
 # The quick tests of the rw and aio groups: xfstests' build and disks
@@ -461,11 +492,7 @@ side_xfstests-xfs ()
 # system (xfstests-rwaio-run.sh says why).
 side_xfstests-rwaio ()
 {
-  local b
-  b=$(build xfstests)
-  disks "$2" test:3072 scratch:3072 logw:8192
-  guest "$1" "$2" 14400 --drive "$2/test.img" --drive "$2/scratch.img" --drive "$2/logw.img" \
-    --run "$ext/xfstests-rwaio-run.sh" "$b" ext4 "$ext/xfstests-rwaio.list" /dev/vda /dev/vdb /dev/vdc
+  xfstests_side "$1" "$2" ext4 "$ext/xfstests-rwaio-run.sh" "$ext/xfstests-rwaio.list"
 }
 
 side_selftests ()
@@ -693,6 +720,66 @@ run_suite ()
   fi
 }
 
+# selftest_hang: the self-test of a hung xfstests test (xfstests-run.sh
+# and xfstests_side): tests/external/hang-check stands in for xfstests'
+# check, on Debian's stock 6.12 with the unpatched glibc, and the runner
+# stops tests after 10 s.  Expected: plant/hang is a FAIL that names the
+# blocked task, the guest ends, a second guest runs the three tests
+# left, and the side ends.  The bugs it catches: a clean-up that waits
+# on the blocked task (the guest never ends: the old runner), a sync on
+# the way out (the same), a second boot that runs the whole list again
+# or loses a test, results truncated by the second boot.  Cached by its
+# inputs in $sc/selftest-hang-KEY.
+selftest_hang_key ()
+{
+  local stock
+  stock=$(stock_kernel)
+  [ -n "$stock" ] || { echo "none no stock 6.12 kernel in the cache (make check fetches it)"; return; }
+  { cat "$OSYNC_TOP"/tests/qemu/hostguest.sh "$OSYNC_TOP"/tests/qemu/hostroot-*.sh \
+        "$OSYNC_TOP"/tests/qemu/init.c "$ext/xfstests-run.sh" "$ext/hang-check"
+    sha256sum < "${stock%% *}"; cat "$(glibc_build baseline)/.osync-key"
+    declare -f selftest_hang xfstests_side guest disks snapshot_glibc; } | hash_stdin
+}
+
+selftest_hang ()
+{
+  local key d
+  key=$(selftest_hang_key)
+  [ "${key%% *}" != none ] || die "${key#none }"
+  d=$sc/selftest-hang-$key
+  if [ -f "$d/done" ]; then
+    note "the hang self-test: cached ($d, $(cat "$d/when"))"
+  else
+    rm -rf "$d"
+    mkdir -p "$d/build" "$d/out"
+    cp "$ext/hang-check" "$d/build/check"
+    printf '%s\n' plant/pass1 plant/hang plant/pass2 plant/slow plant/pass3 > "$d/list"
+    # The stand-in build, a limit of 10 s and a guest timeout of 15
+    # minutes, for this run only.
+    hang_build=$d/build
+    build () { echo "$hang_build"; }
+    eval "guest_suite () $(declare -f guest | tail -n +2)"
+    guest () { local a=$1 b=$2; shift 3; guest_suite "$a" "$b" 900 --env XFSTESTS_TEST_LIMIT=10 "$@"; }
+    local t0 rc=0
+    t0=$(date +%s)
+    note "the hang self-test: running in $d (about 4 minutes)"
+    xfstests_side yard "$d/out" ext4 "$ext/xfstests-run.sh" "$d/list" > "$d/run.log" 2>&1 || rc=$?
+    echo "wall $(( $(date +%s) - t0 )) s, ended $(date -u +%Y-%m-%dT%H:%MZ)" > "$d/when"
+    rm -f "$d"/out/*.img
+    {
+      printf '%s\n' "plant/pass1 PASS" \
+        "plant/hang FAIL hung: stopped after 10 s; two minutes later, tasks blocked in the kernel: dd" \
+        "plant/pass2 PASS" "plant/slow SKIP did not finish within 10 s under emulation (TCG); stopped" \
+        "plant/pass3 PASS" | diff - "$d/out/results.txt" > "$d/diff" \
+        && [ $rc = 0 ] && [ "$(cat "$d/out/status" 2>/dev/null)" = 0 ] \
+        && [ -f "$d/out/console-1.log" ] && [ ! -f "$d/out/console-2.log" ]
+    } || { tail -n 5 "$d/run.log" >&2; cat "$d/diff" >&2
+           die "the hang self-test failed (status $rc; see $d/run.log and $d/out)"; }
+    touch "$d/done"
+    note "the hang self-test: done, $(cat "$d/when")"
+  fi
+}
+
 report ()
 {
   local s rdir
@@ -710,6 +797,15 @@ report ()
       echo "UNSUPPORTED: external: $s: no cached run for these inputs (make check-$s runs it)"
     fi
   done
+  local key
+  key=$(selftest_hang_key 2>/dev/null || echo "none its inputs cannot be read")
+  if [ "${key%% *}" = none ]; then
+    echo "UNSUPPORTED: external: the xfstests runner's hang self-test: ${key#none }"
+  elif [ -f "$sc/selftest-hang-$key/done" ]; then
+    echo "PASS: external: the xfstests runner's hang self-test: the cached run for these inputs passed ($(cat "$sc/selftest-hang-$key/when"))"
+  else
+    echo "UNSUPPORTED: external: the xfstests runner's hang self-test: no cached run for these inputs (make check-xfstests-hang runs it)"
+  fi
 }
 
 [ $# -ge 1 ] || die "usage: $0 run SUITE... | report"
@@ -731,6 +827,9 @@ case $step in
     "$OSYNC_TOP/tests/qemu/hostguest.sh" --cache "$OSYNC_CACHE" --kernel stock --prepare > /dev/null
     run_side "$1" "$2" ;;
   report) report ;;
+  selftest-hang)
+    "$OSYNC_TOP/tests/qemu/hostguest.sh" --cache "$OSYNC_CACHE" --kernel stock --prepare > /dev/null
+    selftest_hang ;;
   table)
     # The table of the cached run for the present inputs (for results/
     # crash.md: PostgreSQL's power cuts beside the synthetic ones), or
