@@ -67,6 +67,15 @@ def load(path=None):
             raise Error('%s: OSYNC_RWF_RSYNC must be one bit below the sign '
                         'bit, as 0x and eight lowercase hexadecimal digits, '
                         'not %s' % (path, facts['OSYNC_RWF_RSYNC']))
+    if 'OSYNC_UAPI_RSYNC' in facts:
+        name = facts['OSYNC_UAPI_RSYNC']
+        # glibc's headers test __O_RSYNC and define O_RSYNC: a kernel
+        # header must define neither.
+        if (not re.fullmatch(r'__O_[A-Z][A-Z0-9_]*', name)
+                or name in ('__O_RSYNC', '__O_SYNC', '__O_DSYNC')):
+            raise Error('%s: OSYNC_UAPI_RSYNC must be a reserved name '
+                        '__O_NAME that no C library tests (not __O_RSYNC), '
+                        'not %s' % (path, name))
     return facts
 
 

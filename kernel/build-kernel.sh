@@ -32,9 +32,21 @@
 #       Writes am.log, checkpatch.log, uapi.log and fcntl.log to OUTDIR; fails
 #       if any check fails.  A check that passed is kept in the cache,
 #       keyed by every input, and not redone.
-#   build-kernel.sh --export DIR [--patches DIR]
+#   build-kernel.sh --export DIR --submitter 'NAME <ADDRESS>'
+#                   --base-commit SHA [--patches DIR]
 #       Write the series as published, with the facts substituted
-#       (cover letter included), to DIR.
+#       (cover letter included), to DIR.  The series carries
+#       "Signed-off-by: <name and address of the submitter>", a
+#       placeholder: the project has no person's DCO identity.  The
+#       export refuses to write it without the person who signs it off
+#       (--submitter, which replaces the placeholder and the From:
+#       lines) and the commit the series applies to (--base-commit, the
+#       id of the tag of the tree it was made on, e.g. `git rev-parse
+#       v7.3-rc7`: a Debian tarball has no git history), which it
+#       writes into the cover letter as git format-patch --base does.
+#       The checks below apply the series with a stand-in identity
+#       (Series Check <series-check@example.org>), so that checkpatch
+#       sees a signed series.
 #
 # The tarball: by default Debian's linux-source-6.12, any 6.12.x
 # revision, downloaded with driver/debian-suite.sh into the cache (the
@@ -52,7 +64,10 @@ top=$(dirname "$here")
 die () { echo "build-kernel.sh: error: $*" >&2; exit 1; }
 
 cache= source= linux=6.12 jobs=$(( $(nproc) + 1 ))
-check= patchdir=$here/patches export= boot_only=
+check= patchdir=$here/patches export= boot_only= submitter= base_commit=
+placeholder='<name and address of the submitter>'
+project_from='osync-glibc project <osync-glibc@sourceware.invalid>'
+check_ident='Series Check <series-check@example.org>'
 while [ $# -gt 0 ]; do
   case $1 in
     --cache) cache=$2; shift 2 ;;
@@ -62,6 +77,8 @@ while [ $# -gt 0 ]; do
     --check-series) check=$2; shift 2 ;;
     --patches) patchdir=$2; shift 2 ;;
     --export) export=$2; shift 2 ;;
+    --submitter) submitter=$2; shift 2 ;;
+    --base-commit) base_commit=$2; shift 2 ;;
     --boot-only) boot_only=1; shift ;;
     *) die "unknown argument '$1'; see the comment at the top of $0" ;;
   esac
@@ -80,13 +97,24 @@ for p in "${all[@]}"; do
 done
 [ ${#patches[@]} -gt 0 ] || die "no patches other than a cover letter in $patchdir"
 
-# subst_series OUT: the series with the facts substituted, into OUT.
+# subst_series OUT IDENT [BASE]: the series with the facts substituted,
+# signed off and sent by IDENT, into OUT; with BASE, the cover letter
+# ends with "base-commit: BASE", as git format-patch --base writes it.
 subst_series () {
-  local p
-  mkdir -p "$1"
+  local p out=$1 ident=$2 base=${3:-}
+  mkdir -p "$out"
   for p in "${all[@]}"; do
-    "$facts" subst "$p" > "$1/${p##*/}" \
+    "$facts" subst "$p" > "$out/${p##*/}" \
       || die "cannot substitute the facts in $p (driver/facts.py subst)"
+    grep -qxF "Signed-off-by: $placeholder" "$out/${p##*/}" \
+      || case ${p##*/} in 0000-*) ;; *)
+           die "${p##*/} has no 'Signed-off-by: $placeholder' line for the submitter" ;; esac
+    IDENT=$ident PH=$placeholder PF=$project_from BASE=$base perl -0pi -e '
+      s/^Signed-off-by: \Q$ENV{PH}\E$/Signed-off-by: $ENV{IDENT}/mg;
+      s/^From: \Q$ENV{PF}\E$/From: $ENV{IDENT}/mg;
+      s/\n(-- \n[^\n]*\n*)\z/\nbase-commit: $ENV{BASE}\n$1/
+        if $ENV{BASE} ne "" && $ARGV =~ m{/0000-[^/]*$};' "$out/${p##*/}" \
+      || die "cannot write the submitter into $out/${p##*/}"
   done
 }
 
@@ -115,7 +143,20 @@ code_sum () {
 }
 
 if [ -n "$export" ]; then
-  subst_series "$export"
+  [ -n "$submitter" ] \
+    || die "--export needs --submitter 'NAME <ADDRESS>': the series is signed off by '$placeholder', which is no one; the person who sends it signs it off (Documentation/process/submitting-patches.rst, DCO)"
+  [[ $submitter =~ ^[^\<\>@]+\ \<[^\<\>@\ ]+@[^\<\>\ ]+\>$ ]] \
+    || die "--submitter '$submitter' is not 'NAME <ADDRESS>'"
+  case $submitter in
+    *"$placeholder"*|*sourceware.invalid*|*example.org*)
+      die "--submitter '$submitter' is a stand-in, not a person" ;;
+  esac
+  [[ $base_commit =~ ^[0-9a-f]{40}$ ]] \
+    || die "--export needs --base-commit SHA, the 40-digit id of the commit the series applies to (git rev-parse v7.3-rc7 in a clone of mainline), not '$base_commit'"
+  subst_series "$export" "$submitter" "$base_commit"
+  if grep -lF "$placeholder" "$export"/*.patch >/dev/null; then
+    die "the placeholder '$placeholder' remains in $export"
+  fi
   if grep -l '@OSYNC_[A-Z0-9_]*@' "$export"/*.patch >/dev/null; then
     die "unsubstituted names remain in $export"
   fi
@@ -206,7 +247,7 @@ kversion=$(make -s -C "$pristine" kernelversion 2>/dev/null) \
 worktree () {
   local dir=$1 what=$2 p named=() existing=() f n
   rm -rf "$dir" "$dir.series"
-  subst_series "$dir.series"
+  subst_series "$dir.series" "$check_ident"
   applied=()
   for p in "${patches[@]}"; do applied+=("$dir.series/${p##*/}"); done
   mapfile -t named < <(sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' \

@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""Check __O_RSYNC in one architecture's uapi <asm/fcntl.h>, or
-RWF_RSYNC in <linux/fs.h>.
+"""Check the synchronized-read open flag in one architecture's uapi
+<asm/fcntl.h>, or RWF_RSYNC in <linux/fs.h>.
 
   check-uapi.py ARCH < cpp -dM output of <asm/fcntl.h>
-      checks that __O_RSYNC is OSYNC_RSYNC_BIT of the project's facts
-      file (driver/facts.py) and shares no bit with any other open flag
-      of that header, with the internal f_flags bits __FMODE_EXEC (0x20)
-      and FMODE_NONOTIFY (0x4000000, an open flag of its own,
-      O_EMPTYPATH, since Linux 7.2), or with the sign bit.
+      checks that the flag, named OSYNC_UAPI_RSYNC of the project's
+      facts file (driver/facts.py), is OSYNC_RSYNC_BIT and shares no bit
+      with any other open flag of that header, with the internal f_flags
+      bits __FMODE_EXEC (0x20), FMODE_NONOTIFY (0x4000000, an open flag
+      of its own, O_EMPTYPATH, since Linux 7.2) and __O_REGULAR (bit 30,
+      since 7.2), or with the sign bit; that it is no bit a posted RFC
+      asks for; and that the header defines neither __O_RSYNC nor
+      O_RSYNC, the names C libraries test and define.
   check-uapi.py --rwf include/uapi/linux/fs.h
       checks that RWF_RSYNC is OSYNC_RWF_RSYNC of the facts file, shares
-      no bit with another RWF_ flag, and is in RWF_SUPPORTED.
+      no bit with another RWF_ flag, is no value a posted RFC asks for,
+      and is in RWF_SUPPORTED.
 
 Prints one line (for the architecture named by the argument, or
 "rwf"); exits 1 on a problem.
@@ -29,11 +33,20 @@ import facts  # noqa: E402
 FACTS = facts.load(os.environ.get("OSYNC_FACTS"))
 RSYNC = int(FACTS["OSYNC_RSYNC_BIT"], 8)
 RWF_RSYNC = FACTS["OSYNC_RWF_RSYNC"]
+NAME = FACTS["OSYNC_UAPI_RSYNC"]
 INTERNAL = {"__FMODE_EXEC": 0x20, "FMODE_NONOTIFY": 0x4000000,
-            "the sign bit": 0x80000000}
+            "__O_REGULAR": 1 << 30, "the sign bit": 0x80000000}
+# Values that posted RFCs ask for: taking one would make the same bit
+# mean two things on two kernels.
+CLAIMED_OPEN = {1 << 27: "O_ALT (RFC, linux-api, 2026-07-15)"}
+CLAIMED_RWF = {0x200: "RWF_WRITETHROUGH (RFC, 2026-03-09) and "
+                      "RWF_DONTCACHE_LAZY (2026-03-26)"}
+# Names a C library tests or defines itself: glibc's <bits/fcntl-linux.h>
+# defines O_RSYNC as __O_RSYNC if that is defined.
+LIBC_NAMES = ("__O_RSYNC", "O_RSYNC")
 # Names that are composites or aliases of other flags, or not flags.
 SKIP = {"O_ACCMODE", "O_RDONLY", "O_SYNC", "O_TMPFILE", "O_NDELAY",
-        "O_FSYNC", "O_RSYNC", "__O_RSYNC"}
+        "O_FSYNC", NAME}
 
 
 def c_value(text, macros, depth=0):
@@ -74,6 +87,9 @@ def check_rwf(path):
         problems.append("RWF_RSYNC is %s, want %s"
                         % (flags["RWF_RSYNC"], RWF_RSYNC))
     rsync = int(flags["RWF_RSYNC"], 16)
+    if rsync in CLAIMED_RWF:
+        problems.append("RWF_RSYNC %s is asked for by %s"
+                        % (flags["RWF_RSYNC"], CLAIMED_RWF[rsync]))
     for name, value in sorted(flags.items()):
         if name != "RWF_RSYNC" and int(value, 16) & rsync:
             problems.append("RWF_RSYNC collides with %s (%s)" % (name, value))
@@ -102,16 +118,25 @@ def main():
         if m:
             macros[m.group(1)] = m.group(2)
     problems = []
-    if "__O_RSYNC" not in macros:
-        print("%s: FAIL: __O_RSYNC is not defined" % arch)
+    for name in LIBC_NAMES:
+        if name in macros:
+            problems.append("%s is defined, a name C libraries test or "
+                            "define" % name)
+    if NAME not in macros:
+        print("%s: FAIL: %s is not defined%s"
+              % (arch, NAME, "".join("; " + p for p in problems)))
         return 1
-    rsync = c_value(macros["__O_RSYNC"], macros)
+    rsync = c_value(macros[NAME], macros)
     if rsync != RSYNC:
-        problems.append("__O_RSYNC is 0%o, want 0%o" % (rsync, RSYNC))
+        problems.append("%s is 0%o, want 0%o" % (NAME, rsync, RSYNC))
+    if rsync in CLAIMED_OPEN:
+        problems.append("%s 0%o is asked for by %s"
+                        % (NAME, rsync, CLAIMED_OPEN[rsync]))
     flags = 0
     count = 0
     for name in sorted(macros):
-        if not re.fullmatch(r"_*O_[A-Z]+", name) or name in SKIP:
+        if (not re.fullmatch(r"_*O_[A-Z]+", name) or name in SKIP
+                or name in LIBC_NAMES):
             continue
         try:
             value = c_value(macros[name], macros)
@@ -120,18 +145,19 @@ def main():
         count += 1
         flags |= value
         if value & rsync:
-            problems.append("__O_RSYNC collides with %s (0%o)" % (name, value))
+            problems.append("%s collides with %s (0%o)"
+                            % (NAME, name, value))
     for name, bit in INTERNAL.items():
         if rsync & bit:
-            problems.append("__O_RSYNC collides with %s" % name)
+            problems.append("%s collides with %s" % (NAME, name))
     if count < 15:
         problems.append("only %d open flags found; is this <asm/fcntl.h>?"
                         % count)
     if problems:
         print("%s: FAIL: %s" % (arch, "; ".join(problems)))
         return 1
-    print("%s: __O_RSYNC 0%o, disjoint from %d open flags (0%o) and the "
-          "internal bits" % (arch, rsync, count, flags))
+    print("%s: %s 0%o, disjoint from %d open flags (0%o) and the "
+          "internal bits" % (arch, NAME, rsync, count, flags))
     return 0
 
 

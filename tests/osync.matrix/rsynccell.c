@@ -39,14 +39,22 @@
        yard-atime, yard-lazy-atime
                      fsync of a plain descriptor after a plain read that
                      changed the access time, as in sync-atime and in
-                     lazy-sync-atime.
+                     lazy-sync-atime;
+       yard-clean, yard-dsync-atime
+                     fdatasync of a plain descriptor of the range made
+                     durable as in clean, and after a plain read that
+                     changed the access time, as in dsync-atime: what
+                     the file system's ->fsync costs with nothing
+                     pending (on ext4, a flush once the journal has
+                     committed).
      Every read checks that it returned the data the other process
      wrote, and the atime cases that the read changed the access time.
      Also prints "getfl 0NNN", the sync bits F_GETFL reports for an
      O_RSYNC|O_DSYNC descriptor, and what the kernel does with the bare
      __O_RSYNC bit, bypassing the C library: "openat2 ok" or "openat2
      ERRNO-NAME"; "open 0NNN", the sync bits F_GETFL reports after the
-     open system call; "setfl-clear 0NNN" and "setfl-set 0NNN", the
+     open system call; "open-alone 0NNN", the same for the bit alone
+     (the new kernel adds O_SYNC); "setfl-clear 0NNN" and "setfl-set 0NNN", the
      sync bits after F_SETFL tried to clear the bit from such a
      descriptor and to set it on a plain one; "nowait ok" or "nowait
      ERRNO-NAME", a preadv2 with RWF_NOWAIT on such a descriptor;
@@ -228,6 +236,14 @@ kernel_flags (void)
   printf ("setfl-clear 0%o\n", fcntl (fd, F_GETFL) & SYNC_BITS);
   close (fd);
 
+  /* The bit alone, as a C library that passes it or a program that
+     makes the system call itself asks for O_RSYNC alone.  */
+  fd = syscall (SYS_openat, AT_FDCWD, path, O_RDONLY | __O_RSYNC);
+  if (fd < 0)
+    die ("openat");
+  printf ("open-alone 0%o\n", fcntl (fd, F_GETFL) & SYNC_BITS);
+  close (fd);
+
   fd = syscall (SYS_openat, AT_FDCWD, path, O_RDONLY);
   if (fd < 0)
     die ("openat");
@@ -305,7 +321,7 @@ main (int argc, char **argv)
       { "dirty-read", CALL_READ }, { "dirty-pread", CALL_PREAD },
       { "dirty-readv", CALL_READV }, { "dirty-preadv2", CALL_PREADV2 },
     };
-  double w[19] = { 0 }, f[19] = { 0 };
+  double w[21] = { 0 }, f[21] = { 0 };
   struct stat before, after;
   char c = 'b';
   for (int i = 0; i < n; i++)
@@ -335,14 +351,20 @@ main (int argc, char **argv)
       fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
       measure (fd, CALL_PREAD, c, &w[5], &f[5]);
       close (fd);
+      /* Its yardstick: fdatasync of the same clean range.  */
+      osync_settle (path);
+      fd = open_file (O_RDONLY);
+      measure_sync (fd, 1, &w[19], &f[19]);
+      close (fd);
 
       /* The access time: an O_RSYNC|O_DSYNC and an O_RSYNC|O_SYNC
          read, the second also on a lazytime mount, and the yardsticks
-         of the last two: fsync after a plain read.  */
+         of the last two (fsync after a plain read) and of the first
+         (fdatasync after a plain read): YARD is the sync it takes.  */
       static const struct { int flags, lazy, yard, slot; } at[] =
         {
-          { O_DSYNC, 0, 0, 7 }, { O_SYNC, 0, 0, 8 }, { 0, 0, 1, 16 },
-          { O_SYNC, 1, 0, 17 }, { 0, 1, 1, 18 },
+          { O_DSYNC, 0, 0, 7 }, { O_SYNC, 0, 0, 8 }, { 0, 0, 2, 16 },
+          { O_SYNC, 1, 0, 17 }, { 0, 1, 2, 18 }, { 0, 0, 1, 20 },
         };
       for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
         {
@@ -356,7 +378,7 @@ main (int argc, char **argv)
               if (pread (fd, buf, sizeof buf, 0) != sizeof buf)
                 die ("pread");
               fstat (fd, &after);
-              measure_sync (fd, 2, &w[at[k].slot], &f[at[k].slot]);
+              measure_sync (fd, at[k].yard, &w[at[k].slot], &f[at[k].slot]);
             }
           else
             {
@@ -440,6 +462,8 @@ main (int argc, char **argv)
   report ("yard-atime", w[16], f[16], n);
   report ("lazy-sync-atime", w[17], f[17], n);
   report ("yard-lazy-atime", w[18], f[18], n);
+  report ("yard-clean", w[19], f[19], n);
+  report ("yard-dsync-atime", w[20], f[20], n);
   unlink (path);
   return 0;
 }

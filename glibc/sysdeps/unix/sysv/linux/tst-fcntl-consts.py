@@ -76,11 +76,16 @@ def main():
     if rsync <= 0 or rsync & (rsync - 1) != 0:
         fail('__O_RSYNC %#x is not a single bit below the sign bit'
              % rsync)
-    # Kernel headers that implement O_RSYNC define __O_RSYNC, which
-    # must be glibc's bit; the others must leave the bit free.
-    krsync = kernel.pop('__O_RSYNC', None)
+    # Kernel headers that implement O_RSYNC define @OSYNC_UAPI_RSYNC@,
+    # which must be glibc's __O_RSYNC; the others must leave the bit
+    # free.  No kernel header may define __O_RSYNC itself: released
+    # glibc headers test that name to choose the value of O_RSYNC.
+    if '__O_RSYNC' in kernel:
+        fail('the kernel\'s headers define __O_RSYNC (%#x), which '
+             '<bits/fcntl-linux.h> tests' % kernel.pop('__O_RSYNC'))
+    krsync = kernel.pop('@OSYNC_UAPI_RSYNC@', None)
     if krsync is not None and krsync != rsync:
-        fail('__O_RSYNC is %#x, the kernel\'s __O_RSYNC is %#x'
+        fail('__O_RSYNC is %#x, the kernel\'s @OSYNC_UAPI_RSYNC@ is %#x'
              % (rsync, krsync))
     for name, value in sorted(kernel.items()):
         if value & rsync:
