@@ -52,6 +52,8 @@ count ()
 }
 
 {
+  echo "# Instructions per open() and openat(), unpatched and patched glibc"
+  echo
   echo "| ABI | path | flags | open | vs unpatched | openat | vs unpatched |"
   echo "|---|---|---|---:|---:|---:|---:|"
 } > "$out"

@@ -213,9 +213,15 @@ def results_md(results, top, run, groups, glibc):
             'note |', '|---|---:|---:|---|']
     for label, passed, new, note in glibc:
         out.append('| %s | %s | %s | %s |' % (label, passed, new, note))
-    out += ['', 'The summary, as make check printed it:', '', '```',
-            read(os.path.join(results, 'summary.txt')).rstrip('\n'), '```',
-            '']
+    # Not the whole summary (results/summary.txt has it): what was not
+    # a pass and why, and the last line.
+    why = [line.strip() for line in
+           read(os.path.join(results, 'summary.txt')).split('\n')
+           if re.match(r'\s+[0-9]+ x ', line)]
+    out += ['', 'What the summary did not count as a pass, and why '
+            '(`results/summary.txt` has the whole summary):', '']
+    out += ['- %s' % line for line in why] or ['- nothing']
+    out.append('')
     for abi_file in sorted(glob.glob(os.path.join(results, 'demo-*.txt'))):
         out += include(abi_file, 'The demonstration, %s'
                        % os.path.basename(abi_file)[5:-4])
@@ -234,12 +240,14 @@ def results_md(results, top, run, groups, glibc):
                    'in this build directory.')
     out += ['## Benchmarks', '',
             'Not part of make check: the reports that `make bench` '
-            '(bench/README) wrote into `bench/results/`, with the date '
-            'each was committed.', '']
+            '(bench/README) wrote into `bench/results/`, each with its '
+            'first heading and the date it was committed.', '']
     for path in sorted(glob.glob(os.path.join(top, 'bench', 'results',
                                               '*.md'))):
-        text = read(path).rstrip('\n')
-        text = re.sub(r'(?m)^(#+) ', r'##\1 ', text)
+        title = next((line.lstrip('#').strip()
+                      for line in read(path).split('\n')
+                      if line.startswith('#')),
+                     'a report without a heading')
         try:
             day = subprocess.run(
                 ['git', '-C', top, 'log', '-1', '--format=%cs', '--',
@@ -247,8 +255,9 @@ def results_md(results, top, run, groups, glibc):
                 capture_output=True, text=True, check=True).stdout.strip()
         except (OSError, subprocess.CalledProcessError):
             day = ''
-        out += [text, '', '(`bench/results/%s`%s)' % (
-            os.path.basename(path), ', committed ' + day if day else ''), '']
+        name = os.path.basename(path)
+        out.append('- [`%s`](../bench/results/%s): %s%s' % (
+            name, name, title, ', committed ' + day if day else ''))
     return '\n'.join(out).rstrip('\n') + '\n'
 
 

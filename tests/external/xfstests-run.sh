@@ -22,7 +22,7 @@
 # device.  The host (driver/suites.sh) then boots a new guest on fresh
 # disks for the tests left; so /out/results.txt is appended to, and the
 # host empties it before the first boot.  generic/757 hangs that way on
-# Debian's 6.12.117 under emulation (doc/history.md, 2026-12-06).
+# Debian's 6.12.117 under emulation (2026-12-06; commit 7e415e0).
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -uo pipefail
 build=$1 fstyp=$2 list=$3
