@@ -68,18 +68,20 @@ pt_getattr (const char *path, struct stat *st, struct fuse_file_info *fi)
   return r == 0 ? 0 : -errno;
 }
 
+/* Open the backing file of PATH with the kernel's FLAGS, less what the
+   server must not apply itself, and MODE, into FI.  The sync flags stay
+   the kernel's business: the server's own descriptor is a plain one,
+   made durable only by FSYNC.  The kernel passes the synchronized-read
+   bit on as it passes O_SYNC; opening the backing file with it would
+   sync each read twice, once here and once by the FSYNC the kernel
+   sends after it.  */
 static int
-pt_open (const char *path, struct fuse_file_info *fi)
+open_backing (const char *path, int flags, mode_t mode,
+              struct fuse_file_info *fi)
 {
   char buf[PATH_MAX];
-  /* The sync flags stay the kernel's business: the server's own
-     descriptor is a plain one, made durable only by FSYNC.  The
-     kernel passes the synchronized-read bit on as it passes O_SYNC;
-     opening the backing file with it would sync each read twice, once
-     here and once by the FSYNC the kernel sends after it.  */
   int fd = open (real_path (buf, path),
-                 fi->flags & ~(O_SYNC | O_DSYNC | __O_RSYNC | O_DIRECT
-                               | O_CREAT | O_EXCL | O_TRUNC));
+                 flags & ~(O_SYNC | O_DSYNC | __O_RSYNC | O_DIRECT), mode);
   if (fd < 0)
     return -errno;
   fi->fh = fd;
@@ -88,17 +90,16 @@ pt_open (const char *path, struct fuse_file_info *fi)
 }
 
 static int
+pt_open (const char *path, struct fuse_file_info *fi)
+{
+  return open_backing (path, fi->flags & ~(O_CREAT | O_EXCL | O_TRUNC), 0,
+                       fi);
+}
+
+static int
 pt_create (const char *path, mode_t mode, struct fuse_file_info *fi)
 {
-  char buf[PATH_MAX];
-  int fd = open (real_path (buf, path),
-                 (fi->flags & ~(O_SYNC | O_DSYNC | __O_RSYNC | O_DIRECT))
-                 | O_CREAT, mode);
-  if (fd < 0)
-    return -errno;
-  fi->fh = fd;
-  fi->direct_io = 1;
-  return 0;
+  return open_backing (path, fi->flags | O_CREAT, mode, fi);
 }
 
 static int

@@ -1,5 +1,5 @@
 /* Dirtying and settling a file for the disk cells of the guest
-   (rsynccell.c, fscell.c): what a synchronized read must make durable,
+   (rsynccell.c, fscell.c, fusecell.c): what a synchronized read must make durable,
    and a disk with nothing left to write before each case.
    Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.  */
 
@@ -88,6 +88,22 @@ osync_settle (const char *path)
   if (fdatasync (fd) != 0)
     osync_dirty_die ("settle: fdatasync");
   close (fd);
+}
+
+/* Create PATH, OSYNC_FILE_SIZE bytes of 'a', durable and clean
+   (osync_settle): the file the cells read and dirty.  */
+#define OSYNC_FILE_SIZE (16 * OSYNC_DIRTY_SIZE)
+static void
+osync_make_file (const char *path)
+{
+  char buf[OSYNC_DIRTY_SIZE];
+  memset (buf, 'a', sizeof buf);
+  int fd = open (path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  for (int i = 0; i < OSYNC_FILE_SIZE / OSYNC_DIRTY_SIZE; i++)
+    if (fd < 0 || write (fd, buf, sizeof buf) != sizeof buf)
+      osync_dirty_die ("write");
+  close (fd);
+  osync_settle (path);
 }
 
 #endif

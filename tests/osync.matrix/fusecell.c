@@ -81,7 +81,6 @@
 #endif
 
 #define SIZE OSYNC_DIRTY_SIZE
-#define FILE_SIZE (16 * SIZE)
 #define SYNC_BITS (O_DSYNC | O_SYNC | __O_RSYNC)
 
 #define BACKDIR "/mnt/fusecell.d"
@@ -189,19 +188,6 @@ open_file (const char *path, int flags)
   return fd;
 }
 
-static void
-make_file (const char *path)
-{
-  char buf[SIZE];
-  memset (buf, 'a', sizeof buf);
-  int fd = open (path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-  for (int i = 0; i < FILE_SIZE / SIZE; i++)
-    if (fd < 0 || write (fd, buf, sizeof buf) != sizeof buf)
-      die ("write");
-  close (fd);
-  osync_settle (path);
-}
-
 /* Start SERVER on BACKDIR at MNT and wait until MNT is a mount of its
    own; the server's pid.  Fails if the server exits first.  */
 static pid_t
@@ -283,7 +269,7 @@ main (int argc, char **argv)
       { "fuse", MNT "/file", BACKDIR "/file" },
     };
   for (size_t i = 0; i < 2; i++)
-    make_file (fss[i].backing);
+    osync_make_file (fss[i].backing);
 
   int fd = open_file (fss[1].path, O_RDONLY | __O_RSYNC | O_DSYNC);
   printf ("getfl-fuse 0%o\n", fcntl (fd, F_GETFL) & SYNC_BITS);

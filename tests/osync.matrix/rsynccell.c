@@ -84,7 +84,6 @@
 #include "dirty.h"
 
 #define SIZE OSYNC_DIRTY_SIZE
-#define FILE_SIZE (16 * SIZE)
 /* The sync bits: O_DSYNC, the kernel's __O_SYNC, __O_RSYNC.  */
 #define SYNC_BITS (O_DSYNC | O_SYNC | __O_RSYNC)
 
@@ -303,15 +302,9 @@ main (int argc, char **argv)
   snprintf (path, sizeof path, "%s/rsynccell", argv[1]);
 
   char buf[SIZE];
-  memset (buf, 'a', sizeof buf);
-  int fd = open (path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-  for (int i = 0; i < FILE_SIZE / SIZE; i++)
-    if (fd < 0 || write (fd, buf, sizeof buf) != sizeof buf)
-      die ("write");
-  close (fd);
-  osync_settle (path);
+  osync_make_file (path);
 
-  fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
+  int fd = open_file (O_RDONLY | O_RSYNC | O_DSYNC);
   printf ("getfl 0%o\n", fcntl (fd, F_GETFL) & SYNC_BITS);
   close (fd);
   kernel_flags ();
