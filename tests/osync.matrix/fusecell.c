@@ -45,7 +45,7 @@
      EOPNOTSUPP).  Every read checks that it returned the data the
      other process wrote.  Also prints "getfl-fuse 0NNN", the sync bits
      F_GETFL reports for a __O_RSYNC|O_DSYNC descriptor of the FUSE
-     file, and the server prints "passthrough: async_dio on" (or off)
+     file, "cpus N", the processors online, and the server prints "passthrough: async_dio on" (or off)
      when it has mounted.
 
    Built statically with -D__O_RSYNC= and -DOSYNC_RWF_RSYNC= the values
@@ -259,6 +259,7 @@ main (int argc, char **argv)
     die ("io_uring_setup");
   if (syscall (SYS_io_setup, 4, &aio_ctx) != 0)
     die ("io_setup");
+  printf ("cpus %ld\n", sysconf (_SC_NPROCESSORS_ONLN));
   pid_t server = start_server (argv[1]);
 
   /* The file under test and the file the writer dirties, per file

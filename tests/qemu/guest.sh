@@ -2,7 +2,7 @@
 # Boot Debian 12's Linux 6.1 under QEMU and run test programs in it.
 #
 #   guest.sh --cache DIR --files DIR --list FILE --out LOG [--timeout S]
-#            [--disk MB] [--disk-cache MODE] [--kernel BZIMAGE]
+#            [--disk MB] [--disk-cache MODE] [--kernel BZIMAGE] [--smp N]
 #
 # The kernel comes from Debian's linux-image-amd64 package, downloaded
 # and unpacked (not installed) into the cache, or, with --kernel, is
@@ -41,6 +41,10 @@
 # (it does when the host is busy) it runs on the jiffies clocksource,
 # in 4 ms steps.  For the benchmarks, which time microseconds; the
 # tests do not time anything and boot as before.
+# --smp N (x86_64) gives the guest N processors (default 1), emulated by
+# one host thread each (multi-threaded TCG), so that a program's
+# threads and processes, and the kernel's completion work, can run at
+# the same time.
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,7 +52,7 @@ die () { echo "guest.sh: error: $*" >&2; exit 1; }
 
 cache= files= list= out= timeout=300 disk= image= diskcache=writeback
 diskimg= drives=() extramods=() debkernel=6.1 arch=x86_64 printkernel=0
-fineclock=0
+fineclock=0 smp=1
 while [ $# -gt 0 ]; do
   case $1 in
     --cache) cache=$2; shift 2 ;;
@@ -66,9 +70,14 @@ while [ $# -gt 0 ]; do
     --arch) arch=$2; shift 2 ;;
     --print-kernel) printkernel=1; shift ;;
     --fine-clock) fineclock=1; shift ;;
+    --smp) smp=$2; shift 2 ;;
     *) die "unknown argument '$1'; see the comment at the top of $0" ;;
   esac
 done
+case $smp in
+  [1-9]|[1-9][0-9]) ;;
+  *) die "--smp wants a number of processors from 1 to 99, not '$smp'" ;;
+esac
 case $diskcache in
   writeback|unsafe|none|writethrough|directsync) ;;
   *) die "--disk-cache wants a QEMU cache mode (writeback, unsafe, none, writethrough, directsync), not '$diskcache'" ;;
@@ -244,6 +253,7 @@ if [ "$arch" = aarch64 ]; then
   console=ttyAMA0
 else
   machine=(qemu-system-x86_64 -machine q35)
+  [ "$smp" = 1 ] || machine+=(-accel tcg,thread=multi -smp "$smp")
   console=ttyS0
 fi
 cmdline="console=$console panic=-1 quiet no_timer_check"
