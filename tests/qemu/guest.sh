@@ -36,11 +36,11 @@
 # and --out are then not needed.
 # --fine-clock (x86_64) gives the guest kernel the host's TSC rate
 # (tsc_early_khz=, measured by tsc-khz.c; under TCG the guest's TSC
-# counts at the host's rate) and tsc=reliable: the project's kernel has
-# no ACPI, so no HPET or PM timer, and when its PIT calibration fails
-# (it does when the host is busy) it runs on the jiffies clocksource,
-# in 4 ms steps.  For the benchmarks, which time microseconds; the
-# tests do not time anything and boot as before.
+# counts at the host's rate) and tsc=reliable: a kernel without ACPI
+# (the project's boot-only one) has no HPET or PM timer, and when its
+# PIT calibration fails (it does when the host is busy) it runs on the
+# jiffies clocksource, in 4 ms steps.  For the benchmarks, which time
+# microseconds; the tests do not time anything and boot as before.
 # --smp N (x86_64) gives the guest N processors (default 1), emulated by
 # one host thread each (multi-threaded TCG), so that a program's
 # threads and processes, and the kernel's completion work, can run at
