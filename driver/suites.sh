@@ -387,9 +387,9 @@ snapshot_glibc ()
 }
 
 # guest SIDE OUT TIMEOUT ARGS...: boot SIDE (yard: stock 6.12 and the
-# unpatched glibc; new: the new kernel and the patched glibc), its
-# glibc copied into OUT first (the cache's build may be rebuilt by
-# another run meanwhile).
+# unpatched glibc; new: the new kernel and the patched glibc) on two
+# processors, its glibc copied into OUT first (the cache's build may
+# be rebuilt by another run meanwhile).
 guest ()
 {
   local side=$1 out=$2 t=$3 kernel kconfig v
@@ -406,7 +406,7 @@ guest ()
   [ -f "$kconfig" ] || die "no configuration file of the $side kernel ($kconfig)"
   snapshot_glibc "$v" "$out/glibc"
   nice "$OSYNC_TOP/tests/qemu/hostguest.sh" --cache "$OSYNC_CACHE" --kernel "$kernel" \
-    --glibc "$out/glibc" --out "$out" --timeout "$t" \
+    --glibc "$out/glibc" --out "$out" --timeout "$t" --smp 2 \
     --env "KCONFIG_PATH=$kconfig" "$@"
   local rc=$?
   rm -rf "$out/glibc"

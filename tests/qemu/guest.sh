@@ -44,7 +44,9 @@
 # --smp N (x86_64) gives the guest N processors (default 1), emulated by
 # one host thread each (multi-threaded TCG), so that a program's
 # threads and processes, and the kernel's completion work, can run at
-# the same time.
+# the same time.  The guest's init prints the processors online, and a
+# guest that saw fewer than N (a kernel without ACPI finds only the
+# first in SeaBIOS's MP table) is an error.
 # Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -272,5 +274,10 @@ timeout "$timeout" "${machine[@]}" -m 1024 -nographic \
 if ! grep -q '^osync-guest: done' "$out"; then
   tail -n 30 "$out" >&2
   die "the guest ($pkg) did not finish within ${timeout}s; its console is in $out"
+fi
+if [ "$arch" = x86_64 ]; then
+  seen=$(sed -n 's/^osync-guest: cpus \([0-9]*\)$/\1/p' "$out")
+  [ "$seen" = "$smp" ] \
+    || die "the guest ($pkg) saw ${seen:-an unknown number of} processors, not the $smp of --smp $smp (a kernel without CONFIG_ACPI sees one); its console is in $out"
 fi
 echo "guest.sh: $pkg ran $(grep -c '^osync-guest: end' "$out") programs; console in $out"

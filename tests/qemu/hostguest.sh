@@ -20,7 +20,9 @@
 # after --run up to the next option of this script that starts with
 # "--"), in the environment --env gives; its exit status is written to
 # OUT/status, and a guest that does not finish within --timeout (or
-# writes no status) is an error.
+# writes no status) is an error.  --smp N: N processors (default 1,
+# multi-threaded TCG); a guest that saw fewer (its init's "cpus" line)
+# is an error.
 # The script must not live under /tmp, /run, /dev, /proc or /sys, which
 # the guest mounts afresh.
 # --glibc ROOT: the dynamic loader and the libraries of the glibc
@@ -72,6 +74,10 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$cache" ] && [ -n "$kernel" ] && { [ -n "$prepare" ] || { [ -n "$out" ] && [ ${#run[@]} -gt 0 ]; }; } \
   || die "usage: $0 --cache DIR --kernel stock|BZIMAGE --out DIR --run SCRIPT [ARG...]"
+case $smp in
+  [1-9]|[1-9][0-9]) ;;
+  *) die "--smp wants a number of processors from 1 to 99, not '$smp'" ;;
+esac
 [ -n "$prepare" ] || [ -f "${run[0]}" ] || die "no script '${run[0]}' to run in the guest"
 for w in "${run[@]}" "${envs[@]}"; do
   case $w in
@@ -178,7 +184,7 @@ for d in "${drives[@]}"; do
   [ -f "$d" ] || die "no disk image '$d'"
   drive+=(-drive "file=$d,if=virtio,format=raw,cache=unsafe")
 done
-timeout "$timeout" qemu-system-x86_64 -machine q35 -m "$mem" -smp "$smp" -nographic \
+timeout "$timeout" qemu-system-x86_64 -machine q35 -accel tcg,thread=multi -m "$mem" -smp "$smp" -nographic \
   -no-reboot -kernel "$image" -initrd "$root.cpio.gz" "${drive[@]}" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
   -virtfs local,path="$out",mount_tag=out,security_model=none,multidevs=remap \
@@ -188,4 +194,7 @@ if ! grep -q '^osync-guest: done' "$out/console.log" || [ ! -s "$out/status" ]; 
   tail -n 30 "$out/console.log" >&2
   die "the guest ($name) did not finish within ${timeout}s or wrote no status; its console is in $out/console.log"
 fi
+seen=$(sed -n 's/^osync-guest: cpus \([0-9]*\)$/\1/p' "$out/console.log")
+[ "$seen" = "$smp" ] \
+  || die "the guest ($name) saw ${seen:-an unknown number of} processors, not the $smp of --smp $smp (a kernel without CONFIG_ACPI sees one); its console is in $out/console.log"
 echo "hostguest.sh: $name ran ${run[*]}: exit status $(cat "$out/status"); console in $out/console.log"

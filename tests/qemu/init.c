@@ -18,7 +18,9 @@
    and what the guest writes stays in its memory; /proc, /sys, /dev
    (with /dev/shm and /dev/pts) and /tmp are mounted afresh in it
    (tests/qemu/hostguest.sh).  The first line names the kernel and the
-   machine ("osync-guest: kernel RELEASE MACHINE").
+   machine ("osync-guest: kernel RELEASE MACHINE"), the second the
+   processors online ("osync-guest: cpus N"), which guest.sh checks
+   against its --smp.
    Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.  */
 #define _GNU_SOURCE 1
 #include <stdio.h>
@@ -101,6 +103,7 @@ main (void)
   struct utsname u;
   if (uname (&u) == 0)
     printf ("osync-guest: kernel %s %s\n", u.release, u.machine);
+  printf ("osync-guest: cpus %ld\n", sysconf (_SC_NPROCESSORS_ONLN));
   printf ("osync-guest: start\n");
   long uid = 0, gid = 0;
   while (f != NULL && fgets (line, sizeof line, f) != NULL)
