@@ -56,6 +56,21 @@
      holds after it), again (a second read), fsync and fsync-again (of
      the O_RSYNC descriptor), other and writer (of a descriptor opened
      before the error, and of the one that wrote).
+   fscell errorfs DISK FSTYPE
+     The same on the file system of type FSTYPE that DISK holds (made on
+     the host), mounted from a device-mapper device over DISK, whose
+     table fails the I/O of the file's second 8 KiB only (FIEMAP): an
+     overwrite of them, its writeback failed (sync_file_range, then
+     syncfs, which leaves the file's error unseen); O_RSYNC|O_DSYNC
+     reads by a descriptor opened before the error (read-before) and by
+     one opened after that read (read-late), a plain read (plain); the
+     table switched back, then fsync() of each descriptor (fsync-writer,
+     -before, -after: opened after the failed writeback, -late, -rsync-
+     before, -rsync-late) and again of the writer (fsync-again); an
+     O_RSYNC read after all that (read-synced), and one after a mount
+     anew (read-remounted).  Prints "errorfs syncfs ok|ERRNO-NAME",
+     "errorfs fsync-X ok|ERRNO-NAME" and "errorfs read-X ok C|ERRNO-
+     NAME" (C: the byte read, 'd' the durable data, 'e' the overwrite).
 
    Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.  */
 
@@ -72,6 +87,7 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/fiemap.h>
 #include <linux/fs.h>
 
 #include "disk-stat.h"
@@ -289,11 +305,14 @@ cells (int rounds)
     }
 }
 
-/* device-mapper: load a one-target table into NAME; create it first if
-   CREATE.  TYPE "linear" maps onto DISK, "error" fails every I/O.  */
+/* device-mapper: load into NAME (created first if CREATE, and its node
+   then FILE) a table that maps the SECTORS of DISK linearly, but for
+   the HOLE_LEN sectors from HOLE, which fail every I/O (the "error"
+   target): HOLE_LEN 0 maps it all, HOLE 0 and HOLE_LEN SECTORS fails it
+   all.  */
 static void
-dm_table (const char *name, const char *type, const char *disk,
-          uint64_t sectors, int create)
+dm_table (const char *name, const char *disk, uint64_t sectors,
+          uint64_t hole, uint64_t hole_len, int create)
 {
   static uint64_t dmbuf[DMLOG_BUF / 8];
   struct dm_ioctl *io;
@@ -304,17 +323,27 @@ dm_table (const char *name, const char *type, const char *disk,
         die ("DM_DEV_CREATE (is device-mapper there?)");
     }
   io = dmlog_header (dmbuf, name);
-  io->target_count = 1;
-  struct dm_target_spec *spec = (void *) ((char *) dmbuf + io->data_start);
-  spec->sector_start = 0;
-  spec->length = sectors;
-  snprintf (spec->target_type, sizeof spec->target_type, "%s", type);
-  char *params = (char *) (spec + 1);
-  if (strcmp (type, "linear") == 0)
-    snprintf (params, 256, "%s 0", disk);
-  else
-    params[0] = '\0';
-  spec->next = 0;
+  const uint64_t from[3] = { 0, hole, hole + hole_len };
+  const uint64_t to[3] = { hole, hole + hole_len, sectors };
+  char *p = (char *) dmbuf + io->data_start;
+  for (int i = 0; i < 3; i++)
+    {
+      if (to[i] == from[i])
+        continue;
+      struct dm_target_spec *spec = (void *) p;
+      spec->sector_start = from[i];
+      spec->length = to[i] - from[i];
+      snprintf (spec->target_type, sizeof spec->target_type, "%s",
+                i == 1 ? "error" : "linear");
+      char *params = (char *) (spec + 1);
+      if (i != 1)
+        snprintf (params, 256, "%s %llu", disk,
+                  (unsigned long long) from[i]);
+      /* The next target starts 8-aligned after this one's parameters.  */
+      spec->next = (sizeof *spec + strlen (params) + 1 + 7) & ~7u;
+      p += spec->next;
+      io->target_count++;
+    }
   if (dmlog_ioctl (DM_TABLE_LOAD, io) != 0)
     die ("DM_TABLE_LOAD");
   if (!create)
@@ -366,7 +395,7 @@ error_test (const char *disk)
   if (fd < 0 || ioctl (fd, BLKGETSIZE64, &bytes) != 0)
     die (disk);
   close (fd);
-  dm_table (name, "linear", disk, bytes / 512, 1);
+  dm_table (name, disk, bytes / 512, 0, 0, 1);
 
   /* Durable data, then a descriptor open before the error, and a
      buffered overwrite of the second 8 KiB.  */
@@ -386,7 +415,7 @@ error_test (const char *disk)
     die ("the overwrite");
 
   /* Writeback fails from now on.  */
-  dm_table (name, "error", disk, bytes / 512, 0);
+  dm_table (name, disk, bytes / 512, 0, bytes / 512, 0);
   if (lseek (rfd, SIZE, SEEK_SET) != SIZE)
     die ("lseek");
   ssize_t r = read (rfd, buf, SIZE);
@@ -409,7 +438,7 @@ error_test (const char *disk)
 
   /* Writeback works again: only the error cursors can still fail a
      sync.  */
-  dm_table (name, "linear", disk, bytes / 512, 0);
+  dm_table (name, disk, bytes / 512, 0, 0, 0);
   result ("fsync", fsync (rfd), errno);
   result ("fsync-again", fsync (rfd), errno);
   result ("other", fsync (other), errno);
@@ -418,6 +447,165 @@ error_test (const char *disk)
   close (other);
   close (writer);
   dm_remove (name);
+  return 0;
+}
+
+/* The 512-byte sector of the device under FD where the file's byte OFF
+   is, found with FIEMAP: the SIZE bytes from OFF must lie in one
+   written extent.  */
+static uint64_t
+sector_of (int fd, off_t off)
+{
+  struct
+  {
+    struct fiemap fm;
+    struct fiemap_extent fe[8];
+  } m;
+  memset (&m, 0, sizeof m);
+  m.fm.fm_start = off;
+  m.fm.fm_length = SIZE;
+  m.fm.fm_flags = FIEMAP_FLAG_SYNC;
+  m.fm.fm_extent_count = 8;
+  if (ioctl (fd, FS_IOC_FIEMAP, &m.fm) != 0)
+    die ("FS_IOC_FIEMAP");
+  const uint32_t odd = FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC
+    | FIEMAP_EXTENT_UNWRITTEN | FIEMAP_EXTENT_ENCODED
+    | FIEMAP_EXTENT_NOT_ALIGNED | FIEMAP_EXTENT_DATA_INLINE;
+  for (uint32_t i = 0; i < m.fm.fm_mapped_extents; i++)
+    {
+      const struct fiemap_extent *e = &m.fe[i];
+      if (e->fe_logical <= (uint64_t) off
+          && (uint64_t) off + SIZE <= e->fe_logical + e->fe_length
+          && (e->fe_flags & odd) == 0)
+        return (e->fe_physical + (off - e->fe_logical)) / 512;
+    }
+  printf ("fscell: the %d bytes at %lld are not in one written extent\n",
+          SIZE, (long long) off);
+  exit (1);
+}
+
+/* A read of the file's second SIZE bytes through FD: "errorfs STEP
+   ERRNO-NAME", or "errorfs STEP ok C" with C the byte every one of
+   them holds ("mixed" if they differ).  */
+static void
+read_step (int fd, const char *step)
+{
+  memset (buf, 0, SIZE);
+  ssize_t r = pread (fd, buf, SIZE, SIZE);
+  if (r < 0)
+    {
+      printf ("errorfs %s %s\n", step, errname (errno));
+      return;
+    }
+  int same = r == SIZE;
+  for (ssize_t i = 1; same && i < r; i++)
+    same = buf[i] == buf[0];
+  if (same)
+    printf ("errorfs %s ok %c\n", step, buf[0]);
+  else
+    printf ("errorfs %s ok mixed\n", step);
+}
+
+static void
+sync_step (int fd, const char *step)
+{
+  int r = fsync (fd);
+  printf ("errorfs %s %s\n", step, r == 0 ? "ok" : errname (errno));
+}
+
+static int
+errorfs_test (const char *disk, const char *type)
+{
+  const char *name = "fscell-errorfs", *mnt = "/errfs", *path = "/errfs/f";
+  uint64_t bytes;
+  int fd = open (disk, O_RDONLY);
+  if (fd < 0 || ioctl (fd, BLKGETSIZE64, &bytes) != 0)
+    die (disk);
+  close (fd);
+  const uint64_t sectors = bytes / 512;
+  /* The kernel's reports of the failed writes would go to the console
+     amid this program's lines: only emergencies from now on.  */
+  int printk = open ("/proc/sys/kernel/printk", O_WRONLY);
+  if (printk < 0 || write (printk, "1", 1) != 1)
+    die ("/proc/sys/kernel/printk");
+  close (printk);
+  dm_table (name, disk, sectors, 0, 0, 1);
+  if (mkdir (mnt, 0755) != 0 && errno != EEXIST)
+    die (mnt);
+  if (mount (file, mnt, type, 0, NULL) != 0)
+    die ("mount the device-mapper device");
+
+  /* Durable data, and descriptors opened before the error.  */
+  int writer = open (path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  memset (buf, 'd', SIZE);
+  if (writer < 0 || pwrite (writer, buf, SIZE, 0) != SIZE
+      || pwrite (writer, buf, SIZE, SIZE) != SIZE || fsync (writer) != 0)
+    die ("the durable data");
+  const uint64_t hole = sector_of (writer, SIZE);
+  int before = open (path, O_RDONLY);
+  int before_rs = open (path, O_RDONLY | O_RSYNC | O_DSYNC);
+  if (before < 0 || before_rs < 0)
+    die ("open before the error");
+
+  /* A buffered overwrite of the second SIZE bytes whose writeback
+     fails, on every kernel alike: sync_file_range starts it, and
+     syncfs waits for it without marking the error seen in the file
+     (only in the file system, whose error syncfs reports).  The file
+     system's own writes (journal, log, inodes) still work.  */
+  memset (buf, 'e', SIZE);
+  if (pwrite (writer, buf, SIZE, SIZE) != SIZE)
+    die ("the overwrite");
+  dm_table (name, disk, sectors, hole, SIZE / 512, 0);
+  if (sync_file_range (writer, SIZE, SIZE, SYNC_FILE_RANGE_WRITE) != 0)
+    die ("sync_file_range");
+  int r = syncfs (writer);
+  printf ("errorfs syncfs %s\n", r == 0 ? "ok" : errname (errno));
+  int after = open (path, O_RDONLY);
+  if (after < 0)
+    die ("open after the error");
+
+  /* The page cache holds the overwrite, which is not on the disk.  */
+  read_step (before_rs, "read-before");
+  int late = open (path, O_RDONLY);
+  int late_rs = open (path, O_RDONLY | O_RSYNC | O_DSYNC);
+  if (late < 0 || late_rs < 0)
+    die ("open after the read");
+  read_step (late_rs, "read-late");
+  read_step (late, "plain");
+
+  /* Writes work again: what fsync() reports now comes from each
+     descriptor's error cursor alone.  */
+  dm_table (name, disk, sectors, 0, 0, 0);
+  sync_step (writer, "fsync-writer");
+  sync_step (before, "fsync-before");
+  sync_step (after, "fsync-after");
+  sync_step (late, "fsync-late");
+  sync_step (before_rs, "fsync-rsync-before");
+  sync_step (late_rs, "fsync-rsync-late");
+  sync_step (writer, "fsync-again");
+  read_step (before_rs, "read-synced");
+  close (writer);
+  close (before);
+  close (after);
+  close (late);
+  close (before_rs);
+  close (late_rs);
+
+  /* Out of the cache, the file holds what the disk holds.  */
+  if (umount (mnt) != 0 || mount (file, mnt, type, 0, NULL) != 0)
+    die ("mount the file system again");
+  fd = open (path, O_RDONLY | O_RSYNC | O_DSYNC);
+  if (fd < 0)
+    die ("open after the mount");
+  read_step (fd, "read-remounted");
+  close (fd);
+  if (umount (mnt) != 0)
+    die ("umount");
+  dm_remove (name);
+  printk = open ("/proc/sys/kernel/printk", O_WRONLY);
+  if (printk < 0 || write (printk, "4", 1) != 1)
+    die ("/proc/sys/kernel/printk");
+  close (printk);
   return 0;
 }
 
@@ -447,12 +635,14 @@ main (int argc, char **argv)
 {
   if (argc == 3 && strcmp (argv[1], "error") == 0)
     return error_test (argv[2]);
+  if (argc == 4 && strcmp (argv[1], "errorfs") == 0)
+    return errorfs_test (argv[2], argv[3]);
   if (argc == 4 && strcmp (argv[1], "overlay") == 0)
     return overlay (argv[2], argv[3]);
   if (argc != 5)
     {
       printf ("usage: fscell ROW FILE DEV ROUNDS | fscell overlay BASE MNT"
-              " | fscell error DISK\n");
+              " | fscell error DISK | fscell errorfs DISK FSTYPE\n");
       return 2;
     }
   row = argv[1];
