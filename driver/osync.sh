@@ -32,6 +32,10 @@
 #                      skipped flush, beside the new kernel
 #                      (driver/crash-plant.sh; a kernel build and two
 #                      crash runs)
+#   check-debug-kernel the series' guest tests on the new kernel built
+#                      with lockdep, KASAN and DEBUG_ATOMIC_SLEEP
+#                      (driver/debug-kernel.sh; a kernel build and four
+#                      test groups)
 #   check-aarch64      glibc's tests of the series, cross-built for aarch64,
 #                      on Debian's arm64 kernels under QEMU, as root and
 #                      not (driver/port-guest.sh)
@@ -516,6 +520,20 @@ step_crash_plant ()
     "$@" -- "${suite_args[@]}"
 }
 
+# step_debug_kernel [--status]: the series' guest tests on a debug
+# build of the new kernel (driver/debug-kernel.sh); with --status, only
+# the line for the summary (results/optin/debug-kernel.txt).
+step_debug_kernel ()
+{
+  local kernel glibc
+  local -a suite_args=()
+  kernel=$(cat "$OSYNC_STATE/kernel-image" 2>/dev/null || true)
+  glibc=$(cat "$OSYNC_STATE/build-patched-$OSYNC_PRIMARY_BASE-x86_64" 2>/dev/null || true)
+  [ "${1:-}" = --status ] || make_suite_args
+  "$here/debug-kernel.sh" --cache "$OSYNC_CACHE" --out "$OSYNC_RESULTS" \
+    --kernel "$kernel" --glibc "$glibc" "$@" -- "${suite_args[@]}"
+}
+
 # step_port_guest [--status]: glibc's tests of the series on aarch64,
 # in QEMU guests with Debian's arm64 kernels; with --status, only the
 # line for the summary (results/optin/aarch64.txt).
@@ -543,6 +561,8 @@ step_summary ()
     || note "glibc-full.sh --status failed (see above)"
   step_crash_plant --status > /dev/null \
     || note "crash-plant.sh --status failed (see above)"
+  step_debug_kernel --status > /dev/null \
+    || note "debug-kernel.sh --status failed (see above)"
   step_port_guest --status > /dev/null \
     || note "port-guest.sh --status failed (see above)"
   "$PYTHON" "$here/summary.py" --results "$OSYNC_RESULTS" --abis "$ABIS" \
@@ -585,6 +605,7 @@ case $step in
   summary) step_summary ;;
   check-glibc-full) step_glibc_full ;;
   check-crash-plant) step_crash_plant ;;
+  check-debug-kernel) step_debug_kernel ;;
   check-aarch64) step_port_guest ;;
   bench-open) "$OSYNC_TOP/bench/open-cost.sh" ;;
   bench-sync) "$OSYNC_TOP/bench/syncbench.sh" "$@" ;;

@@ -89,6 +89,7 @@ make_clean ()
   echo "PASS: glibc's whole testsuite, synthetic: no new failure" > "$d/optin/glibc-full.txt"
   echo "PASS: power cuts on a planted kernel, synthetic: caught" > "$d/optin/crash-plant.txt"
   echo "SKIP: aarch64: synthetic, never run" > "$d/optin/aarch64.txt"
+  echo "SKIP: debug kernel: synthetic, never run" > "$d/optin/debug-kernel.txt"
   # Two runtest runs joined, as check-suite's lanes leave osync.sum.
   local half=$(( (${#groups[@]} + 1) / 2 ))
   { lane_sum "${groups[@]:0:half}"; lane_sum "${groups[@]:half}"; } \

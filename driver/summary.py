@@ -81,7 +81,9 @@ COUNT_LABELS = {
 OPTIN = {'glibc-full': "glibc's whole testsuite (make check-glibc-full)",
          'crash-plant': 'the power-cut harness on a kernel with a planted '
                         'skipped flush (make check-crash-plant)',
-         'aarch64': "the series' tests on aarch64 (make check-aarch64)"}
+         'aarch64': "the series' tests on aarch64 (make check-aarch64)",
+         'debug-kernel': "the series' guest tests on a debug kernel "
+                         '(make check-debug-kernel)'}
 
 
 def write_optin_lines(path, lines):

@@ -3,14 +3,16 @@
 # with the patch series in kernel/patches, applied with git am.
 #
 #   build-kernel.sh --cache DIR [--source TARBALL | --linux VERSION]
-#                   [--patches DIR] [--jobs N] [--boot-only]
+#                   [--patches DIR] [--jobs N] [--boot-only | --debug]
 #       Build a bzImage from allnoconfig with kernel/osync.config (as
 #       KCONFIG_ALLCONFIG: every option it does not name is off) and
 #       print its path on the last line.  --boot-only leaves out the
 #       options after the line "# == Only the matrix's guests need what
 #       follows" of kernel/osync.config (32-bit programs, seccomp and the
 #       network core under it, device-mapper), which kernel/boot-check.sh
-#       does not need.  The result is cached under
+#       does not need.  --debug adds kernel/debug.config after it all
+#       (lockdep, KASAN, DEBUG_ATOMIC_SLEEP; make check-debug-kernel).
+#       The result is cached under
 #       DIR/kernel/osync-KEY, KEY a hash of every input: the tarball's
 #       sha256, the series as applied, the config fragment, the facts,
 #       this script and the tools.
@@ -64,7 +66,7 @@ top=$(dirname "$here")
 die () { echo "build-kernel.sh: error: $*" >&2; exit 1; }
 
 cache= source= linux=6.12 jobs=$(( $(nproc) + 1 ))
-check= patchdir=$here/patches export= boot_only= submitter= base_commit=
+check= patchdir=$here/patches export= boot_only= debug= submitter= base_commit=
 placeholder='<name and address of the submitter>'
 project_from='osync-glibc project <osync-glibc@sourceware.invalid>'
 check_ident='Series Check <series-check@example.org>'
@@ -80,6 +82,7 @@ while [ $# -gt 0 ]; do
     --submitter) submitter=$2; shift 2 ;;
     --base-commit) base_commit=$2; shift 2 ;;
     --boot-only) boot_only=1; shift ;;
+    --debug) debug=1; shift ;;
     *) die "unknown argument '$1'; see the comment at the top of $0" ;;
   esac
 done
@@ -386,6 +389,11 @@ if [ -n "$boot_only" ]; then
   grep -q "^$matrix_only" "$here/osync.config" \
     || die "$here/osync.config has no line starting '$matrix_only'; --boot-only cannot tell what to leave out"
   conf=$(sed "/^$matrix_only/,\$d" "$here/osync.config")
+fi
+if [ -n "$debug" ]; then
+  [ -z "$boot_only" ] || die "--debug and --boot-only exclude each other"
+  [ -f "$here/debug.config" ] || die "$here/debug.config is missing"
+  conf=$(printf '%s\n%s' "$conf" "$(cat "$here/debug.config")")
 fi
 
 # The build, keyed by every input.
