@@ -34,9 +34,10 @@ so that nothing wrong reads as "0 failed":
     missing: configure installs them all for make check);
   - an opt-in run outside make check (OPTIN: glibc's whole testsuite,
     the power-cut harness on a planted kernel, the series' tests on
-    aarch64) whose result cached for the current
-    inputs is a failure, or whose lines (results/optin/NAME.txt, which
-    the driver writes before the summary) are missing or unreadable.
+    aarch64, its guest tests on a debug kernel) whose result cached
+    for the current inputs is a failure, or whose lines
+    (results/optin/NAME.txt, which the driver writes before the
+    summary) are missing or unreadable.
     Each line counts: PASS as a pass, FAIL as a failure, SKIP (no
     result for the current inputs, or a part that cannot run, with its
     reason) as skipped;
