@@ -91,7 +91,7 @@ judge ()
     log=$dir/$c-new-console.log
     release=$(sed -n 's/^.*osync-guest: kernel \([^ ]*\) .*$/\1/p' "$log" 2>/dev/null | head -n 1)
     case $release in
-      *-osync-debug) ;;
+      *-osync-debug|*-osync-debug+) ;;
       *)
         echo "FAIL: $what (make check-debug-kernel, $when): the $c guest's console ($log) names the kernel '${release:-none}', not the debug kernel" > "$line"
         cat "$line"
