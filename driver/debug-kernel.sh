@@ -8,7 +8,9 @@
 # pass as they do on the new kernel; then every console of the debug
 # kernel must name its release ("-osync-debug") and hold no report of
 # lockdep, KASAN, a sleep in atomic context, a BUG, a WARNING or an
-# oops.  A kernel build (about 10 minutes) and the groups' runs, slower
+# oops, and init's report after the programs must say that the kernel
+# is untainted and lockdep still on (the console's "quiet" level hides
+# a WARNING and a lockdep report, not their marks).  A kernel build (about 10 minutes) and the groups' runs, slower
 # than usual under KASAN and lockdep, so outside make check; make
 # check's summary reports the result cached for its inputs.
 #
@@ -97,6 +99,13 @@ judge ()
         cat "$line"
         return 1 ;;
     esac
+    # init's report of the kernel's state after the programs
+    # (tests/qemu/init.c): no taint, lockdep still on.
+    if ! grep -aqx 'osync-guest: tainted 0' "$log" || ! grep -aqx 'osync-guest: debug_locks 1' "$log"; then
+      echo "FAIL: $what (make check-debug-kernel, $when): the $c guest's kernel ended $(grep -a -E '^osync-guest: (tainted|debug_locks) ' "$log" | tr '\n' ' ')(want tainted 0 and debug_locks 1; its log follows in $log)" > "$line"
+      cat "$line"
+      return 1
+    fi
     splat=$(grep -a -m 3 -E 'BUG:|WARNING:|INFO: (possible|task|trying)|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|KASAN:|sleeping function called from invalid context|scheduling while atomic|Oops|general protection fault|Kernel panic|Call Trace:' "$log" || true)
     if [ -n "$splat" ]; then
       echo "FAIL: $what (make check-debug-kernel, $when): the kernel reported, in the $c guest: $(tr '\n' ' ' <<<"$splat")(see $log)" > "$line"

@@ -20,7 +20,13 @@
    (tests/qemu/hostguest.sh).  The first line names the kernel and the
    machine ("osync-guest: kernel RELEASE MACHINE"), the second the
    processors online ("osync-guest: cpus N"), which guest.sh checks
-   against its --smp.
+   against its --smp.  After the last program, before "osync-guest:
+   done", init prints the kernel's taint flags ("osync-guest: tainted
+   N": a WARN, a BUG, a KASAN report set them) and, on a kernel with
+   lockdep, whether it is still on ("osync-guest: debug_locks N": a
+   lockdep report turns it off); if either says the kernel reported
+   something, the kernel's log follows ("osync-guest: log: LINE"), which
+   the console's "quiet" level may have kept from the console.
    Copyright (C) 2026 The osync-glibc authors.  GPL-2.0-or-later.  */
 #define _GNU_SOURCE 1
 #include <stdio.h>
@@ -30,12 +36,65 @@
 #include <grp.h>
 #include <sys/mount.h>
 #include <sys/syscall.h>
+#include <sys/klog.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The number in the first line of FILE that starts with KEY (KEY ""
+   for the first line), or -1.  */
+static long
+number_in (const char *file, const char *key)
+{
+  FILE *f = fopen (file, "r");
+  char line[256];
+  long n = -1;
+  while (f != NULL && fgets (line, sizeof line, f) != NULL)
+    {
+      const char *p = line + strspn (line, " ");
+      if (strncmp (p, key, strlen (key)) == 0)
+        {
+          n = strtol (p + strlen (key), NULL, 10);
+          break;
+        }
+    }
+  if (f != NULL)
+    fclose (f);
+  return n;
+}
+
+/* klogctl's actions (syslog(2)); no header of the C library names them.  */
+#define LOG_READ_ALL 3
+#define LOG_SIZE_BUFFER 10
+
+/* The taint flags and lockdep's state, and the kernel's log if either
+   says the kernel reported something: see the comment at the top.  */
+static void
+kernel_state (void)
+{
+  long tainted = number_in ("/proc/sys/kernel/tainted", "");
+  long locks = number_in ("/proc/lockdep_stats", "debug_locks:");
+  printf ("osync-guest: tainted %ld\n", tainted);
+  if (locks >= 0)
+    printf ("osync-guest: debug_locks %ld\n", locks);
+  if (tainted == 0 && locks != 0)
+    return;
+  int size = klogctl (LOG_SIZE_BUFFER, NULL, 0);
+  char *log = size > 0 ? malloc (size + 1) : NULL;
+  int n = log != NULL ? klogctl (LOG_READ_ALL, log, size) : -1;
+  for (int i = 0; i < n; )
+    {
+      int end = i;
+      while (end < n && log[end] != '\n')
+        end++;
+      printf ("osync-guest: log: %.*s\n", end - i, log + i);
+      i = end + 1;
+    }
+  free (log);
+}
 
 /* mkdir and mount, or say why not on the console; 0 or -1.  */
 static int
@@ -179,6 +238,7 @@ main (void)
               now_ms () - start);
       fflush (stdout);
     }
+  kernel_state ();
   printf ("osync-guest: done\n");
   fflush (stdout);
   sync ();
