@@ -24,10 +24,10 @@
 # stay in DIR/debug-kernel/KEY, KEY covering every input: the new
 # kernel's build (its cache directory's name hashes the tarball, the
 # series, the configuration, the facts, build-kernel.sh and the tools)
-# and kernel/debug.config, which the debug kernel is built from, the
-# tests (tests/osync.matrix,
-# tests/osync.crash, tests/crash, tests/fuse, tests/lib, tests/qemu; not
-# their READMEs), the glibc build's key, QEMU's version and this
+# and kernel/debug.config, which the debug kernel is built from; the
+# tests (tests/osync.matrix, tests/osync.crash, tests/crash, tests/fuse,
+# tests/lib, tests/qemu; not their READMEs, nor the crash harness's
+# planted kernel patch); the glibc build's key, QEMU's version and this
 # script.  A second run for the same KEY only reports.  A run that
 # runtest did not finish (exit status above 1) is not kept.
 #
@@ -72,7 +72,7 @@ debugconf=$top/kernel/debug.config
 key=$( (basename "$(dirname "$kernel")"
         cat "$debugconf" "$glibc/.osync-key" "$0"
         find "$top/tests/osync.matrix" "$top/tests/osync.crash" "$top/tests/crash" \
-             "$top/tests/fuse" "$top/tests/lib" "$top/tests/qemu" -type f ! -name README \
+             "$top/tests/fuse" "$top/tests/lib" "$top/tests/qemu" -type f ! -name README ! -name '*.patch' \
           | LC_ALL=C sort | xargs cat
         qemu-system-x86_64 --version 2>&1 || true) \
        | sha256sum | cut -c1-16)
@@ -102,7 +102,7 @@ judge ()
     # init's report of the kernel's state after the programs
     # (tests/qemu/init.c): no taint, lockdep still on.
     if ! grep -aqx 'osync-guest: tainted 0' "$log" || ! grep -aqx 'osync-guest: debug_locks 1' "$log"; then
-      echo "FAIL: $what (make check-debug-kernel, $when): the $c guest's kernel ended $(grep -a -E '^osync-guest: (tainted|debug_locks) ' "$log" | tr '\n' ' ')(want tainted 0 and debug_locks 1; its log follows in $log)" > "$line"
+      echo "FAIL: $what (make check-debug-kernel, $when): the kernel of $c-new-console.log ended $(grep -a -E '^osync-guest: (tainted|debug_locks) ' "$log" | tr '\n' ' ')(want tainted 0 and debug_locks 1; its log follows in $log)" > "$line"
       cat "$line"
       return 1
     fi
