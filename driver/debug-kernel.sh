@@ -4,15 +4,17 @@
 # it (lockdep, KASAN, DEBUG_ATOMIC_SLEEP), built by kernel/build-kernel.sh
 # --debug.  The groups that boot the new kernel run with it in place
 # (tests/osync.matrix: matrix.exp, filesystems.exp, fuse.exp; and
-# tests/osync.crash/crash.exp), their guests on two processors, and must
-# pass as they do on the new kernel; then every console of the debug
-# kernel must name its release ("-osync-debug") and hold no report of
-# lockdep, KASAN, a sleep in atomic context, a BUG, a WARNING or an
-# oops, and init's report after the programs must say that the kernel
-# is untainted and lockdep still on (the console's "quiet" level hides
-# a WARNING and a lockdep report, not their marks).  A kernel build (about 10 minutes) and the groups' runs, slower
-# than usual under KASAN and lockdep, so outside make check; make
-# check's summary reports the result cached for its inputs.
+# tests/osync.crash/crash.exp), on the processors each gives its guests
+# (two, but one for matrix.exp's grid), and must pass as they do on the
+# new kernel; then every console of the debug kernel must name its
+# release ("-osync-debug") and hold no report of lockdep, KASAN, a sleep
+# in atomic context, a BUG, a WARNING or an oops, and init's report
+# after the programs must say that the kernel is untainted and lockdep
+# still on (the console's "quiet" level hides a WARNING and a lockdep
+# report, not their marks).  A kernel build (about 10 minutes) and the
+# groups' runs, slower than usual under KASAN and lockdep, so outside
+# make check; make check's summary reports the result cached for its
+# inputs.
 #
 #   debug-kernel.sh --cache DIR --out RESULTS --kernel IMAGE --glibc OBJ
 #                   [--status] -- RUNTEST-ARGUMENTS...
@@ -113,7 +115,7 @@ judge ()
       return 1
     fi
   done
-  echo "PASS: $what (make check-debug-kernel, $when, $release, two processors): $(grep -c '^PASS: ' "$sum") passes in $groups, and the kernel reported nothing" > "$line"
+  echo "PASS: $what (make check-debug-kernel, $when, $release, two processors but for matrix.exp's grid): $(grep -c '^PASS: ' "$sum") passes in $groups, and the kernel reported nothing" > "$line"
   cat "$line"
 }
 

@@ -513,6 +513,20 @@ sync_step (int fd, const char *step)
   printf ("errorfs %s %s\n", step, r == 0 ? "ok" : errname (errno));
 }
 
+/* Set the kernel's console log level (the first number of
+   /proc/sys/kernel/printk) to LEVEL; return the one it had.  */
+static int
+console_level (const char *level)
+{
+  char cur[64] = "";
+  int fd = open ("/proc/sys/kernel/printk", O_RDWR);
+  if (fd < 0 || read (fd, cur, sizeof cur - 1) <= 0
+      || pwrite (fd, level, strlen (level), 0) != (ssize_t) strlen (level))
+    die ("/proc/sys/kernel/printk");
+  close (fd);
+  return atoi (cur);
+}
+
 static int
 errorfs_test (const char *disk, const char *type)
 {
@@ -524,11 +538,9 @@ errorfs_test (const char *disk, const char *type)
   close (fd);
   const uint64_t sectors = bytes / 512;
   /* The kernel's reports of the failed writes would go to the console
-     amid this program's lines: only emergencies from now on.  */
-  int printk = open ("/proc/sys/kernel/printk", O_WRONLY);
-  if (printk < 0 || write (printk, "1", 1) != 1)
-    die ("/proc/sys/kernel/printk");
-  close (printk);
+     amid this program's lines: only emergencies until the end, then
+     the console level as it was.  */
+  const int level = console_level ("1");
   dm_table (name, disk, sectors, 0, 0, 1);
   if (mkdir (mnt, 0755) != 0 && errno != EEXIST)
     die (mnt);
@@ -602,10 +614,9 @@ errorfs_test (const char *disk, const char *type)
   if (umount (mnt) != 0)
     die ("umount");
   dm_remove (name);
-  printk = open ("/proc/sys/kernel/printk", O_WRONLY);
-  if (printk < 0 || write (printk, "4", 1) != 1)
-    die ("/proc/sys/kernel/printk");
-  close (printk);
+  char was[16];
+  snprintf (was, sizeof was, "%d", level);
+  console_level (was);
   return 0;
 }
 
