@@ -16,6 +16,8 @@ Derived values, so that no file spells them out again:
   OSYNC_NODE_VERSION   2.45
   OSYNC_RSYNC_HEX      the bit in hexadecimal
   OSYNC_RSYNC_SHIFT    its bit number
+  OSYNC_OPENAT2_RSYNC_HEX  OPENAT2_RSYNC, (1 << OSYNC_OPENAT2_RSYNC_SHIFT),
+                       in hexadecimal
 """
 
 import os
@@ -67,6 +69,15 @@ def load(path=None):
             raise Error('%s: OSYNC_RWF_RSYNC must be one bit below the sign '
                         'bit, as 0x and eight lowercase hexadecimal digits, '
                         'not %s' % (path, facts['OSYNC_RWF_RSYNC']))
+    if 'OSYNC_OPENAT2_RSYNC_SHIFT' in facts:
+        shift = facts['OSYNC_OPENAT2_RSYNC_SHIFT']
+        # The upper 32 bits of open_how.flags, and not bit 32
+        # (OPENAT2_REGULAR).
+        if not re.fullmatch(r'\d+', shift) or not 33 <= int(shift) <= 63:
+            raise Error('%s: OSYNC_OPENAT2_RSYNC_SHIFT must be a bit number '
+                        'from 33 to 63 (32 is OPENAT2_REGULAR), not %s'
+                        % (path, shift))
+        facts['OSYNC_OPENAT2_RSYNC_HEX'] = hex(1 << int(shift))
     if 'OSYNC_UAPI_RSYNC' in facts:
         name = facts['OSYNC_UAPI_RSYNC']
         # glibc's headers test __O_RSYNC and define O_RSYNC: a kernel

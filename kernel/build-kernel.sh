@@ -3,7 +3,8 @@
 # with the patch series in kernel/patches, applied with git am.
 #
 #   build-kernel.sh --cache DIR [--source TARBALL | --linux VERSION]
-#                   [--patches DIR] [--jobs N] [--boot-only | --debug]
+#                   [--patches DIR] [--carrier open|openat2] [--jobs N]
+#                   [--boot-only | --debug]
 #       Build a bzImage from allnoconfig with kernel/osync.config (as
 #       KCONFIG_ALLCONFIG: every option it does not name is off) and
 #       print its path on the last line.  --boot-only leaves out the
@@ -17,7 +18,7 @@
 #       sha256, the series as applied, the config fragment, the facts,
 #       this script and the tools.
 #   build-kernel.sh --cache DIR --check-series OUTDIR [--source TARBALL |
-#                   --linux VERSION] [--patches DIR]
+#                   --linux VERSION] [--patches DIR] [--carrier open|openat2]
 #       Apply the series with git am to a pristine tree of the tarball,
 #       run the kernel's checkpatch.pl on every patch, check the patched
 #       uapi headers of every architecture that has its own
@@ -25,10 +26,12 @@
 #       __O_RSYNC is OSYNC_RSYNC_BIT of the project's facts file and
 #       collides with no other open flag and no internal f_flags bit,
 #       and RWF_RSYNC in <linux/fs.h> is OSYNC_RWF_RSYNC, a bit of its
-#       own, in RWF_SUPPORTED;
-#       and compile fs/fcntl.o, whose fcntl_init() checks with
-#       BUILD_BUG_ON that the open flags are distinct bits (unless a
-#       finished build of the same tarball and series compiled it).
+#       own, in RWF_SUPPORTED; that the carrier is the one asked for
+#       (check-uapi.py --carrier);
+#       and compile fs/fcntl.o and fs/open.o, whose fcntl_init() and
+#       build_open_flags() check with BUILD_BUG_ON that the open flags
+#       are distinct bits (unless a finished build of the same tarball
+#       and series compiled them).
 #       The check copies only the files it reads (see worktree below),
 #       so a series that does not apply fails in a second or two.
 #       Writes am.log, checkpatch.log, uapi.log and fcntl.log to OUTDIR; fails
@@ -55,7 +58,11 @@
 # machine's apt configuration is not touched) and unpacked there;
 # --linux VERSION takes linux-source-VERSION instead (e.g. the newest
 # tree, for the mainline check); --source takes a tarball as it is.
-# --patches gives another series (default: kernel/patches).  The
+# --patches gives another series (default: kernel/patches).
+# --carrier says which patch 9 the series applies: "open" (the default),
+# DIR's 0009-*.patch, which makes the flag an open(2) flag bit; or
+# "openat2", DIR/openat2/0009-*.patch, the alternative that takes it
+# from openat2(2) only, as OPENAT2_RSYNC.  --export writes both.  The
 # patches write @OSYNC_RSYNC_BIT@ (and the other names of driver/facts.py)
 # where the project's facts go; the series applied is the substituted
 # one.  The tarball is unpacked once, into DIR/kernel/tree-HASH.
@@ -67,6 +74,7 @@ die () { echo "build-kernel.sh: error: $*" >&2; exit 1; }
 
 cache= source= linux=6.12 jobs=$(( $(nproc) + 1 ))
 check= patchdir=$here/patches export= boot_only= debug= submitter= base_commit=
+carrier=open
 placeholder='<name and address of the submitter>'
 project_from='osync-glibc project <osync-glibc@sourceware.invalid>'
 check_ident='Series Check <series-check@example.org>'
@@ -78,6 +86,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --check-series) check=$2; shift 2 ;;
     --patches) patchdir=$2; shift 2 ;;
+    --carrier) carrier=$2; shift 2 ;;
     --export) export=$2; shift 2 ;;
     --submitter) submitter=$2; shift 2 ;;
     --base-commit) base_commit=$2; shift 2 ;;
@@ -93,11 +102,38 @@ matrix_only="# == Only the matrix's guests need what follows"
 [ -x "$facts" ] || die "$facts is missing; this script runs from a checkout of the project"
 all=("$patchdir"/*.patch)
 [ -f "${all[0]}" ] || die "no patches (*.patch) in $patchdir"
-# The cover letter (0000-*) goes with the series but has nothing to apply.
+# The alternative patch 9 (openat2/0009-*.patch) goes with the series
+# when it is there; --carrier openat2 needs it.
+alt=()
+for p in "$patchdir"/openat2/*.patch; do
+  [ -f "$p" ] && alt+=("$p")
+done
+case $carrier in
+  open) ;;
+  openat2)
+    [ ${#alt[@]} -eq 1 ] && [[ ${alt[0]##*/} == 0009-* ]] \
+      || die "--carrier openat2 needs one patch, the alternative patch 9, in $patchdir/openat2/ (0009-*.patch); found ${#alt[@]}" ;;
+  *) die "--carrier must be open or openat2, not '$carrier'" ;;
+esac
+for p in "${alt[@]}"; do
+  for q in "${all[@]}"; do
+    [ "${q##*/}" != "${p##*/}" ] \
+      || die "$p has the name of $q; the alternative patch needs a name of its own"
+  done
+done
+# The cover letter (0000-*) goes with the series but has nothing to
+# apply; with the openat2 carrier, the alternative patch 9 replaces
+# the series' own.
 patches=()
 for p in "${all[@]}"; do
-  case ${p##*/} in 0000-*) ;; *) patches+=("$p") ;; esac
+  case ${p##*/} in
+    0000-*) ;;
+    0009-*) [ "$carrier" = openat2 ] || patches+=("$p") ;;
+    *) patches+=("$p") ;;
+  esac
 done
+[ "$carrier" = open ] || patches+=("${alt[@]}")
+all+=("${alt[@]}")
 [ ${#patches[@]} -gt 0 ] || die "no patches other than a cover letter in $patchdir"
 
 # subst_series OUT IDENT [BASE]: the series with the facts substituted,
@@ -265,9 +301,10 @@ worktree () {
     check)
       mkdir -p "$dir"
       (cd "$pristine" && extra=(scripts include/uapi arch/*/include/uapi
-                                 fs/fcntl.c include/linux/fcntl.h)
+                                 fs/fcntl.c fs/open.c include/linux/fcntl.h)
        [ ! -d tools/include/uapi ] || extra+=(tools/include/uapi)
-       cp -a --parents -t "$dir" -- "${existing[@]}" "${extra[@]}") \
+       mapfile -t extra < <(printf '%s\n' "${existing[@]}" "${extra[@]}" | sort -u)
+       cp -a --parents -t "$dir" -- "${extra[@]}") \
         || die "cannot copy the files of the series check from $pristine to $dir" ;;
   esac
   rm -f "$dir/.osync-unpacked"
@@ -340,6 +377,9 @@ if [ -n "$check" ]; then
   # RWF_RSYNC in <linux/fs.h>, the same value in every tree.
   python3 "$here/check-uapi.py" --rwf "$work/include/uapi/linux/fs.h" >> "$check/uapi.log" 2>&1 \
     || status=1
+  # The carrier: the open flag bit, or openat2()'s OPENAT2_RSYNC.
+  python3 "$here/check-uapi.py" --carrier "$carrier" "$work/include/uapi/linux/openat2.h" \
+    "$work/include/linux/fcntl.h" >> "$check/uapi.log" 2>&1 || status=1
   # fcntl_init()'s BUILD_BUG_ON: the count of distinct open flag bits.
   {
     echo "make fs/fcntl.o on $kversion with the series (fcntl_init's BUILD_BUG_ON):"
@@ -347,9 +387,10 @@ if [ -n "$check" ]; then
     grep -n 'VALID_OPEN_FLAGS' -A5 "$work/include/linux/fcntl.h" | head -n 6
   } > "$check/fcntl.log"
   # A finished kernel build of this tarball with this series compiled
-  # fs/fcntl.c, whatever its configuration: fcntl_init() and its
-  # BUILD_BUG_ON depend on none.  Then the check need not compile it
-  # again (a minute and more, cold).
+  # fs/fcntl.c and fs/open.c, whatever its configuration: the
+  # BUILD_BUG_ONs of fcntl_init() and build_open_flags() depend on
+  # none.  Then the check need not compile them again (a minute and
+  # more, cold).
   built= ssum=$(code_sum)
   for b in "$cache"/kernel/osync-*; do
     if [ -f "$b/bzImage" ] && [ "$(cat "$b/code.sha256" 2>/dev/null)" = "$ssum" ] \
@@ -359,14 +400,14 @@ if [ -n "$check" ]; then
     fi
   done
   if [ -n "$built" ]; then
-    echo "fcntl: fs/fcntl.o builds, fcntl_init's open flag count holds (compiled in the kernel build $built)" | tee -a "$check/fcntl.log"
+    echo "fcntl: fs/fcntl.o and fs/open.o build, the open flag checks hold (compiled in the kernel build $built)" | tee -a "$check/fcntl.log"
   elif worktree "$work" full \
      && make -s -C "$work" O="$work.build" allnoconfig >> "$check/fcntl.log" 2>&1 \
-     && make -C "$work" O="$work.build" -j"$jobs" fs/fcntl.o >> "$check/fcntl.log" 2>&1 \
-     && [ -f "$work.build/fs/fcntl.o" ]; then
-    echo "fcntl: fs/fcntl.o builds, fcntl_init's open flag count holds" | tee -a "$check/fcntl.log"
+     && make -C "$work" O="$work.build" -j"$jobs" fs/fcntl.o fs/open.o >> "$check/fcntl.log" 2>&1 \
+     && [ -f "$work.build/fs/fcntl.o" ] && [ -f "$work.build/fs/open.o" ]; then
+    echo "fcntl: fs/fcntl.o and fs/open.o build, the open flag checks hold" | tee -a "$check/fcntl.log"
   else
-    echo "fcntl: FAIL: fs/fcntl.o does not build (see $check/fcntl.log)" | tee -a "$check/fcntl.log"
+    echo "fcntl: FAIL: fs/fcntl.o or fs/open.o does not build (see $check/fcntl.log)" | tee -a "$check/fcntl.log"
     status=1
   fi
   cat "$check/uapi.log"
@@ -423,7 +464,7 @@ for old in "$cache"/kernel/work-*; do
   [ -e "$old" ] && rm -rf "$old"
 done
 trap 'rm -rf "$work" "$work.am.log" "$work.build" "$work.series"' EXIT
-echo "build-kernel.sh: building $kversion with the series in $patchdir (about 7 minutes)"
+echo "build-kernel.sh: building $kversion with the series in $patchdir, $carrier carrier (about 7 minutes)"
 worktree "$work" full
 rm -rf "$work.build"
 mkdir -p "$work.build"
@@ -469,6 +510,7 @@ cp "$work.build/arch/x86/boot/bzImage" "$out.tmp/bzImage"
 cp "$work.build/.config" "$out.tmp/config"
 git -C "$work" log --oneline pristine..HEAD > "$out.tmp/series"
 code_sum > "$out.tmp/code.sha256"
+echo "$carrier" > "$out.tmp/carrier"
 echo "$kversion" > "$out.tmp/version"
 echo "$source $srcsum" > "$out.tmp/source"
 mv "$out.tmp" "$out"

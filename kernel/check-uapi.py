@@ -15,6 +15,15 @@
       checks that RWF_RSYNC is OSYNC_RWF_RSYNC of the facts file, shares
       no bit with another RWF_ flag, is no value a posted RFC asks for,
       and is in RWF_SUPPORTED.
+  check-uapi.py --carrier open|openat2 include/uapi/linux/openat2.h
+                include/linux/fcntl.h
+      checks the carrier of the flag: with "open" (patch 9), the flag
+      is in VALID_OPEN_FLAGS and <linux/openat2.h> defines no
+      OPENAT2_RSYNC; with "openat2" (the alternative patch 9),
+      OPENAT2_RSYNC is 1 << OSYNC_OPENAT2_RSYNC_SHIFT, above bit 31,
+      shares no bit with another OPENAT2_ flag, is in
+      VALID_OPENAT2_FLAGS, and the flag is not in VALID_OPEN_FLAGS, so
+      that open(2) drops it and openat2(2) refuses it.
 
 Prints one line (for the architecture named by the argument, or
 "rwf"); exits 1 on a problem.
@@ -108,9 +117,82 @@ def check_rwf(path):
     return 0
 
 
+def macro_names(text, macro):
+    """The names in the (backslash-continued) definition of MACRO."""
+    m = re.search(r"^#define\s+%s\b((?:[^\n]*\\\n)*[^\n]*)" % macro,
+                  text, re.M)
+    return set(re.findall(r"\b[A-Za-z_]\w*\b", m.group(1))) if m else None
+
+
+def check_carrier(carrier, openat2_h, fcntl_h):
+    """The carrier of the flag: open(2)'s flag bit or OPENAT2_RSYNC."""
+    comment = re.compile(r"/\*.*?\*/", re.S)
+    with open(openat2_h) as f:
+        uapi = comment.sub("", f.read())
+    with open(fcntl_h) as f:
+        internal = comment.sub("", f.read())
+    problems = []
+    valid = macro_names(internal, "VALID_OPEN_FLAGS")
+    if valid is None:
+        print("carrier: FAIL: no VALID_OPEN_FLAGS in %s" % fcntl_h)
+        return 1
+    flags = dict(re.findall(r"^#define\s+(OPENAT2_[A-Z0-9_]+)\s+(.+?)\s*$",
+                            uapi, re.M))
+    if carrier == "open":
+        if NAME not in valid:
+            problems.append("%s is not in VALID_OPEN_FLAGS" % NAME)
+        if "OPENAT2_RSYNC" in flags:
+            problems.append("<linux/openat2.h> defines OPENAT2_RSYNC too")
+        what = "%s in VALID_OPEN_FLAGS, no OPENAT2_RSYNC" % NAME
+    elif carrier == "openat2":
+        want = 1 << int(FACTS["OSYNC_OPENAT2_RSYNC_SHIFT"])
+        if NAME in valid:
+            problems.append("%s is in VALID_OPEN_FLAGS: open(2) would take "
+                            "it" % NAME)
+        if "OPENAT2_RSYNC" not in flags:
+            problems.append("OPENAT2_RSYNC is not defined in %s" % openat2_h)
+        else:
+            macros = {k: re.sub(r"\(__u64\)", "", v)
+                      for k, v in flags.items()}
+            try:
+                value = c_value(macros["OPENAT2_RSYNC"], macros)
+            except ValueError as e:
+                value = None
+                problems.append("OPENAT2_RSYNC: %s" % e)
+            if value is not None and value != want:
+                problems.append("OPENAT2_RSYNC is %#x, want %#x"
+                                % (value, want))
+            if value is not None and value < 1 << 32:
+                problems.append("OPENAT2_RSYNC is not above bit 31")
+            for name, text in sorted(macros.items()):
+                if name == "OPENAT2_RSYNC":
+                    continue
+                try:
+                    other = c_value(text, macros)
+                except ValueError:
+                    continue
+                if value is not None and other & value:
+                    problems.append("OPENAT2_RSYNC collides with %s" % name)
+        extra = macro_names(internal, "VALID_OPENAT2_FLAGS")
+        if not extra or "OPENAT2_RSYNC" not in extra:
+            problems.append("OPENAT2_RSYNC is not in VALID_OPENAT2_FLAGS")
+        what = ("OPENAT2_RSYNC %#x in VALID_OPENAT2_FLAGS, %s not in "
+                "VALID_OPEN_FLAGS" % (want, NAME))
+    else:
+        print("carrier: FAIL: unknown carrier %r (open or openat2)" % carrier)
+        return 1
+    if problems:
+        print("carrier %s: FAIL: %s" % (carrier, "; ".join(problems)))
+        return 1
+    print("carrier %s: %s" % (carrier, what))
+    return 0
+
+
 def main():
     if sys.argv[1] == "--rwf":
         return check_rwf(sys.argv[2])
+    if sys.argv[1] == "--carrier":
+        return check_carrier(*sys.argv[2:5])
     arch = sys.argv[1]
     macros = {}
     for line in sys.stdin:
