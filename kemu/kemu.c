@@ -504,8 +504,24 @@ handle_seccomp (pid_t pid)
     }
   if (c->flags_arg == ARG_HOW)
     {
+      /* The flags are the first field of struct open_how, 64 bits on
+	 every ABI; the upper half holds the flags open cannot pass
+	 (OPENAT2_*).  */
+      unsigned long long how = *arg_reg (&regs, arch, 2);
+      long flags;
+      int peeked;
+
+      errno = 0;
+      flags = ptrace (PTRACE_PEEKDATA, pid, (void *) how, NULL);
+      peeked = errno == 0;
       if (kernel->has_openat2)
-	return 0;
+	{
+	  /* Passed as it is: the flags before and after are the same.  */
+	  if (logfp && log_all && peeked)
+	    fprintf (logfp, "%d %s %s %#lo %#lo\n", pid, arch_names[arch],
+		     c->name, (unsigned long) flags, (unsigned long) flags);
+	  return 0;
+	}
       /* Syscall number -1 makes the kernel skip the call and return
 	 what is in rax.  */
       regs.orig_rax = -1;
@@ -514,13 +530,7 @@ handle_seccomp (pid_t pid)
 	return 0;
       if (logfp)
 	{
-	  /* The flags are the first field of struct open_how.  */
-	  unsigned long long how = *arg_reg (&regs, arch, 2);
-	  long flags;
-
-	  errno = 0;
-	  flags = ptrace (PTRACE_PEEKDATA, pid, (void *) how, NULL);
-	  if (errno)
+	  if (!peeked)
 	    fprintf (logfp, "%d %s %s ? ENOSYS\n", pid, arch_names[arch],
 		     c->name);
 	  else

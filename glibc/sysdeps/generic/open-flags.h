@@ -28,6 +28,8 @@
 #define open_flags_early_init() ((void) 0)
 #define open_flags_new(oflag) (oflag)
 #define open_flags_failed(oflag) 0
-#define open_flags_retry(kflags, err) 0
+#define open_flags_new_int(oflag) (oflag)
+#define open_flags_open_nocancel(file, kflags, mode) \
+  __open64_nocancel (file, kflags, mode)
 
 #endif /* open-flags.h */

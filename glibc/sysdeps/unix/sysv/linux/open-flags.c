@@ -19,6 +19,7 @@
 #include <atomic.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <not-cancel.h>
 #include <pthreadP.h>
 #include <stdint.h>
 #include <sysdep-cancel.h>
@@ -41,45 +42,64 @@ __open_flags_init (void)
 #endif
 }
 
-/* Whether the running kernel implements __O_RSYNC, computed on the
-   first request for it.  Threads that race to compute it compute the
-   same answer, so relaxed accesses suffice.  */
-enum { answer_unknown = 0, answer_no, answer_yes };
-static int kernel_rsync;
+/* How the running kernel takes __O_RSYNC, found out on the first
+   request for it: as the open flag bit itself (open and openat pass
+   it), as OPENAT2_RSYNC, an openat2-only flag of the upper 32 bits of
+   open_how.flags with which the kernel sets the same bit in the file's
+   flags (F_GETFL reports it), or not at all.  Threads that race to find
+   out find the same answer, so relaxed accesses suffice.  */
+enum { carrier_unknown = 0, carrier_none, carrier_open, carrier_openat2 };
+static int kernel_carrier;
+
+/* struct open_how of <linux/openat2.h>.  */
+struct kernel_open_how
+{
+  uint64_t flags;
+  uint64_t mode;
+  uint64_t resolve;
+};
+
+#define OPENAT2_RSYNC ((uint64_t) 1 << @OSYNC_OPENAT2_RSYNC_SHIFT@)
+
+/* The error of openat2 with the flags FLAGS on an empty path: ENOENT
+   if the kernel accepts the flags, so the probe opens nothing.  */
+static int
+probe (uint64_t flags)
+{
+  struct kernel_open_how how = { .flags = flags };
+  int r = INTERNAL_SYSCALL_CALL (openat2, AT_FDCWD, "", &how, sizeof how);
+  return INTERNAL_SYSCALL_ERROR_P (r) ? INTERNAL_SYSCALL_ERRNO (r) : 0;
+}
 
 /* open and openat ignore flag bits they do not know, openat2 rejects
    them with EINVAL (and a kernel without openat2, ENOSYS, predates
-   __O_RSYNC too).  The empty path makes a kernel that knows the bit
-   fail with ENOENT, so the probe opens nothing.  Any other failure
-   also counts as "no": the bit is dropped rather than risked.  That
-   includes a seccomp filter that answers EPERM for system calls it
-   does not know; a filter that kills the process instead makes every
-   open with O_RSYNC fatal under it.  */
-static bool
-kernel_has_rsync (void)
+   __O_RSYNC too), so openat2 probes both carriers, the open flag bit
+   first.  The second probe is made only if the first was refused for
+   the flag.  Any other answer also counts as "no": the bit is dropped
+   rather than risked.  That includes a seccomp filter that answers
+   EPERM for system calls it does not know; a filter that kills the
+   process instead makes every open with O_RSYNC fatal under it.  */
+static int
+rsync_carrier (void)
 {
-  int answer = atomic_load_relaxed (&kernel_rsync);
-  if (answer == answer_unknown)
+  int carrier = atomic_load_relaxed (&kernel_carrier);
+  if (carrier == carrier_unknown)
     {
-      answer = answer_no;
-      /* struct open_how of <linux/openat2.h>.  */
-      struct
-      {
-	uint64_t flags;
-	uint64_t mode;
-	uint64_t resolve;
-      } how = { .flags = O_RDONLY | O_DSYNC | __O_RSYNC };
-      int r = INTERNAL_SYSCALL_CALL (openat2, AT_FDCWD, "", &how,
-				     sizeof how);
-      if (INTERNAL_SYSCALL_ERROR_P (r) && INTERNAL_SYSCALL_ERRNO (r) == ENOENT)
-	answer = answer_yes;
-      atomic_store_relaxed (&kernel_rsync, answer);
+      int err = probe (O_RDONLY | O_DSYNC | __O_RSYNC);
+      if (err == ENOENT)
+	carrier = carrier_open;
+      else if (err == EINVAL
+	       && probe (O_RDONLY | O_DSYNC | OPENAT2_RSYNC) == ENOENT)
+	carrier = carrier_openat2;
+      else
+	carrier = carrier_none;
+      atomic_store_relaxed (&kernel_carrier, carrier);
     }
-  return answer == answer_yes;
+  return carrier;
 }
 
 int
-__open_flags_rsync (int oflag)
+__open_flags_rsync (int oflag, bool any_carrier)
 {
   /* Before glibc @OSYNC_NODE_VERSION@, O_RSYNC had the value of O_SYNC (on hppa since
      2.33), so a program that asked for O_RSYNC alone got synchronized
@@ -88,8 +108,13 @@ __open_flags_rsync (int oflag)
     oflag |= O_SYNC;
 
   /* All bits set is not a request the kernel accepts either.  */
-  if (oflag != -1 && kernel_has_rsync ())
-    return oflag;
+  if (oflag != -1)
+    {
+      int carrier = rsync_carrier ();
+      if (carrier == carrier_open
+	  || (carrier == carrier_openat2 && any_carrier))
+	return oflag;
+    }
 
   if (__open_flags_rsync_strict || oflag == -1)
     {
@@ -117,15 +142,68 @@ __open_flags_refuse (void)
   return -1;
 }
 
+/* Whether the open with the kernel flags KFLAGS, which carry
+   __O_RSYNC, is to be made with openat2 and OPENAT2_RSYNC.  With
+   O_PATH, open drops every flag but a few, __O_RSYNC among them, and
+   openat2 would refuse them: openat makes the open.  */
+static bool
+by_openat2 (int kflags)
+{
+  return (kflags & __O_PATH) == 0
+	 && atomic_load_relaxed (&kernel_carrier) == carrier_openat2;
+}
+
+/* The open_how of openat2 for what openat (FD, FILE, KFLAGS, MODE)
+   asks.  openat2 refuses what openat ignores: flag bits it does not
+   know and mode bits beyond the permissions, or a mode without O_CREAT
+   or O_TMPFILE.  The kernel that takes OPENAT2_RSYNC knows every flag
+   of <fcntl.h>, and the others, as open would, are dropped.  */
+static struct kernel_open_how
+openat2_how (int kflags, mode_t mode)
+{
+  const int known = O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC
+		    | O_APPEND | O_NONBLOCK | __O_DSYNC | O_SYNC | O_ASYNC
+		    | __O_DIRECT | __O_LARGEFILE | __O_DIRECTORY
+		    | __O_NOFOLLOW | __O_NOATIME | __O_CLOEXEC | __O_TMPFILE;
+  return (struct kernel_open_how)
+    {
+      .flags = (unsigned int) (kflags & known) | OPENAT2_RSYNC,
+      .mode = __OPEN_NEEDS_MODE (kflags) ? mode & 07777 : 0,
+    };
+}
+
 int
 __open_flags_openat_rsync (int fd, const char *file, int oflag, mode_t mode)
 {
-  oflag = __open_flags_rsync (oflag);
+  oflag = __open_flags_rsync (oflag, true);
   if (open_flags_failed (oflag))
     return __open_flags_refuse ();
-  int ret = SYSCALL_CANCEL (openat, fd, file, oflag, mode);
+  int ret;
+  if ((oflag & __O_RSYNC) != 0 && by_openat2 (oflag))
+    {
+      struct kernel_open_how how = openat2_how (oflag, mode);
+      ret = SYSCALL_CANCEL (openat2, fd, file, &how, sizeof how);
+    }
+  else
+    ret = SYSCALL_CANCEL (openat, fd, file, oflag, mode);
   if (ret == -1 && open_flags_retry (oflag, errno))
     ret = SYSCALL_CANCEL (openat, fd, file, oflag & ~__O_RSYNC, mode);
+  return ret;
+}
+
+int
+__open_flags_open_nocancel_rsync (const char *file, int kflags, mode_t mode)
+{
+  int ret;
+  if (by_openat2 (kflags))
+    {
+      struct kernel_open_how how = openat2_how (kflags | O_LARGEFILE, mode);
+      ret = INLINE_SYSCALL_CALL (openat2, AT_FDCWD, file, &how, sizeof how);
+    }
+  else
+    ret = __open64_nocancel (file, kflags, mode);
+  if (ret == -1 && open_flags_retry (kflags, errno))
+    ret = __open64_nocancel (file, kflags & ~__O_RSYNC, mode);
   return ret;
 }
 

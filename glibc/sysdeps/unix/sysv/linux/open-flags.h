@@ -23,7 +23,9 @@
 #include <fcntl.h>
 #include <shlib-compat.h>
 #include <first-versions.h>
+#include <not-cancel.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <sysdep-cancel.h>
 
 /* The mode argument of an open-family function whose last named
@@ -88,10 +90,14 @@ extern int __open_flags_rsync_strict attribute_hidden;
 extern void __open_flags_init (void) attribute_hidden;
 #define open_flags_early_init() call_function_static_weak (__open_flags_init)
 
-/* The slow path of open_flags_new, for a request with __O_RSYNC.
-   Returns the flags to pass to the kernel, or -1 with errno set to
-   EINVAL if the request is refused.  */
-extern int __open_flags_rsync (int oflag) attribute_hidden;
+/* The slow path of open_flags_new and open_flags_new_int, for a
+   request with __O_RSYNC.  Returns the flags to pass to the kernel, or
+   -1 with errno set to EINVAL if the request is refused.  __O_RSYNC
+   stays if the kernel takes it as an open flag bit, or, if ANY_CARRIER,
+   as the openat2-only OPENAT2_RSYNC too: the open must then go through
+   open_flags_openat or open_flags_open_nocancel, which choose the
+   system call.  */
+extern int __open_flags_rsync (int oflag, bool any_carrier) attribute_hidden;
 
 /* Refuse a request (-1, errno EINVAL) in a function that is a
    cancellation point: act on a pending cancellation first, as the
@@ -103,6 +109,11 @@ extern int __open_flags_refuse (void) attribute_hidden;
 extern int __open_flags_openat_rsync (int fd, const char *file, int oflag,
 				      mode_t mode) attribute_hidden;
 
+/* The open of open_flags_open_nocancel, for kernel flags KFLAGS with
+   __O_RSYNC.  */
+extern int __open_flags_open_nocancel_rsync (const char *file, int kflags,
+					     mode_t mode) attribute_hidden;
+
 /* Flags for the kernel.  open and openat silently drop bits the kernel
    does not know, so __O_RSYNC goes to the kernel only if the kernel
    implements it: otherwise F_GETFL would not tell the program what it
@@ -113,7 +124,18 @@ open_flags_new (int oflag)
 {
   if (__glibc_likely ((oflag & __O_RSYNC) == 0))
     return oflag;
-  return __open_flags_rsync (oflag);
+  return __open_flags_rsync (oflag, true);
+}
+
+/* open_flags_new for a system call whose flags are an int and that has
+   no openat2 counterpart (open_by_handle_at): __O_RSYNC reaches the
+   kernel only where it is an open flag bit.  */
+static __always_inline int
+open_flags_new_int (int oflag)
+{
+  if (__glibc_likely ((oflag & __O_RSYNC) == 0))
+    return oflag;
+  return __open_flags_rsync (oflag, false);
 }
 
 /* Whether open_flags_new refused the flags (errno is set).  */
@@ -139,6 +161,19 @@ open_flags_openat (int fd, const char *file, int oflag, mode_t mode)
   if (__glibc_unlikely (oflag & __O_RSYNC))
     return __open_flags_openat_rsync (fd, file, oflag, mode);
   return SYSCALL_CANCEL (openat, fd, file, oflag, mode);
+}
+
+/* The open, not a cancellation point, of shm_open and of the child of
+   posix_spawn, with flags that open_flags_new returned: with
+   __O_RSYNC, made with openat2 where the kernel takes O_RSYNC only
+   there, and made again without __O_RSYNC where open_flags_retry says
+   so.  */
+static __always_inline int
+open_flags_open_nocancel (const char *file, int kflags, mode_t mode)
+{
+  if (__glibc_unlikely (kflags & __O_RSYNC))
+    return __open_flags_open_nocancel_rsync (file, kflags, mode);
+  return __open64_nocancel (file, kflags, mode);
 }
 
 /* The old versions differ from the new ones only for a program built

@@ -96,6 +96,10 @@
    when it marks what reached the kernel.  */
 #define MARKER_ERRNO ENOTNAM
 
+/* The openat2-only flag of a kernel that takes O_RSYNC only from
+   openat2, in the upper 32 bits of open_how.flags (open-flags.c).  */
+#define OPENAT2_RSYNC ((uint64_t) 1 << @OSYNC_OPENAT2_RSYNC_SHIFT@)
+
 #define SYNC_BITS (O_DSYNC | __O_FULLSYNC | __O_RSYNC)
 
 /* The low 32 bits of a system call argument, for seccomp filters.  */
@@ -482,7 +486,17 @@ static const bool handle_only = false;
 #endif
 
 /* What the test knows about its environment.  */
-static bool kernel_rsync;	/* The kernel implements __O_RSYNC.  */
+/* How the kernel takes __O_RSYNC: not at all, as the open flag bit,
+   or only from openat2 as OPENAT2_RSYNC, the way glibc's probe finds
+   out.  */
+enum carrier { carrier_none, carrier_open, carrier_openat2 };
+static const char *const carrier_names[] =
+  {
+    [carrier_none] = "no",
+    [carrier_open] = "yes (carrier open)",
+    [carrier_openat2] = "yes (carrier openat2)",
+  };
+static enum carrier kernel_carrier;
 static bool legacy_full;	/* glibc.io.legacy_osync=1.  */
 static bool rsync_strict;	/* glibc.io.rsync=1.  */
 static bool have_handle;	/* open_by_handle_at can open the file.  */
@@ -502,24 +516,42 @@ tunable_set (const char *name)
   return set;
 }
 
-/* Whether the kernel implements __O_RSYNC, found out as glibc does:
-   openat2 refuses flags it does not know (EINVAL), and fails with
-   ENOENT on an empty path if it knows them all.  Any other answer (a
-   sandbox's EPERM, ENOSYS before Linux 5.6) counts as no.  */
-static bool
-probe_kernel_rsync (void)
+/* The error of openat2 with FLAGS on an empty path (0 if it opened
+   something).  */
+static int
+probe_flags (const char *what, uint64_t flags)
 {
 #ifdef SYS_openat2
-  struct { uint64_t flags, mode, resolve; } how =
-    { .flags = O_RDONLY | O_DSYNC | __O_RSYNC };
+  struct { uint64_t flags, mode, resolve; } how = { .flags = flags };
   errno = 0;
   long int r = syscall (SYS_openat2, AT_FDCWD, "", &how, sizeof how);
-  int err = errno;
-  printf ("info: openat2 probe: %s\n", r >= 0 ? "opened" : strerror (err));
-  return r == -1 && err == ENOENT;
+  int err = r >= 0 ? 0 : errno;
+  printf ("info: openat2 probe, %s: %s\n", what,
+	  r >= 0 ? "opened" : strerror (err));
+  if (r >= 0)
+    xclose (r);
+  return err;
 #else
-  return false;
+  return ENOSYS;
 #endif
+}
+
+/* How the kernel takes __O_RSYNC, found out as glibc does: openat2
+   refuses flags it does not know (EINVAL), and fails with ENOENT on an
+   empty path if it knows them all; the open flag bit is asked first.
+   Any other answer (a sandbox's EPERM, ENOSYS before Linux 5.6) counts
+   as no.  */
+static enum carrier
+probe_kernel_rsync (void)
+{
+  int err = probe_flags ("the open flag bit", O_RDONLY | O_DSYNC | __O_RSYNC);
+  if (err == ENOENT)
+    return carrier_open;
+  if (err == EINVAL
+      && probe_flags ("OPENAT2_RSYNC", O_RDONLY | O_DSYNC | OPENAT2_RSYNC)
+	 == ENOENT)
+    return carrier_openat2;
+  return carrier_none;
 }
 
 /* The settings of check_all.  */
@@ -604,20 +636,32 @@ run_filtered (enum filter filter, void (*fn) (enum filter))
   return true;
 }
 
-/* Whether the kernel counts as implementing O_RSYNC under FILTER.  */
-static bool
-kernel_yes (enum filter filter)
+/* How the kernel counts as taking O_RSYNC under FILTER: the filters
+   that answer every openat2 with ENOENT pass glibc's first probe, the
+   one of the open flag bit.  */
+static enum carrier
+kernel_under (enum filter filter)
 {
   switch (filter)
     {
     case filter_yes_marker:
     case filter_yes_eopnotsupp:
-      return true;
+      return carrier_open;
     case filter_probe_eperm:
-      return false;
+      return carrier_none;
     default:
-      return kernel_rsync;
+      return kernel_carrier;
     }
+}
+
+/* Whether the kernel counts as implementing O_RSYNC under FILTER for
+   the entry point EN: open_by_handle_at, with no openat2 counterpart,
+   only where O_RSYNC is an open flag bit.  */
+static bool
+kernel_yes (enum filter filter, const struct entry *en)
+{
+  enum carrier c = kernel_under (filter);
+  return c == carrier_open || (c == carrier_openat2 && !en->handle);
 }
 
 /* Run every entry point with every request under FILTER.  */
@@ -638,20 +682,25 @@ check_all (enum filter filter)
 	   for a caller built before glibc 2.12, and this program is not
 	   one (see check_legacy_callers).  */
 	bool rsync_req = (f & __O_RSYNC) != 0;
-	bool yes = kernel_yes (filter);
+	bool yes = kernel_yes (filter, en);
+	/* Where the kernel takes O_RSYNC only from openat2, the open
+	   functions make the open with openat2, which the filters pass:
+	   no marker, no EOPNOTSUPP.  */
+	bool by_openat = kernel_under (filter) == carrier_open;
 	int want = f & (O_DSYNC | __O_FULLSYNC);
 	int want_errno = 0;
 	if (rsync_req && (f & O_DSYNC) == 0)
 	  want |= O_SYNC;
 	if (rsync_req && !yes && rsync_strict)
 	  want_errno = EINVAL;
-	else if (rsync_req && yes && filter == filter_yes_eopnotsupp)
+	else if (rsync_req && yes && by_openat
+		 && filter == filter_yes_eopnotsupp)
 	  {
 	    /* Opened again without O_RSYNC, unless strict.  */
 	    if (rsync_strict)
 	      want_errno = EOPNOTSUPP;
 	  }
-	else if (rsync_req && yes && filter != filter_none)
+	else if (rsync_req && yes && by_openat && filter != filter_none)
 	  want_errno = MARKER_ERRNO;
 	else if (rsync_req && yes)
 	  want |= __O_RSYNC;
@@ -751,7 +800,7 @@ check_cancellation (enum filter filter)
       cancel_stage = 0;
       cancelled_in = 0;
       void *ret = xpthread_join (xpthread_create (NULL, cancel_thread, NULL));
-      const char *what = rsync_strict && !kernel_yes (filter)
+      const char *what = rsync_strict && !kernel_yes (filter, &entries[e])
 	? "refusing O_RSYNC" : "opening with O_RSYNC";
       if (ret != PTHREAD_CANCELED)
 	FAIL ("%s, %s: the thread was not cancelled", entries[e].name, what);
@@ -861,12 +910,12 @@ do_test (void)
   add_temp_file (path);
   prepare_self ();
 
-  kernel_rsync = probe_kernel_rsync ();
+  kernel_carrier = probe_kernel_rsync ();
   legacy_full = tunable_set ("glibc.io.legacy_osync");
   rsync_strict = tunable_set ("glibc.io.rsync");
   printf ("info: kernel O_RSYNC %s, glibc.io.legacy_osync=%d, "
 	  "glibc.io.rsync=%d, old versions %s\n",
-	  kernel_rsync ? "yes" : "no", legacy_full, rsync_strict,
+	  carrier_names[kernel_carrier], legacy_full, rsync_strict,
 	  HAVE_COMPAT ? "tested" : "absent");
 
   /* A handle for open_by_handle_at.  The calls that must fail before

@@ -17,11 +17,13 @@
    <https://www.gnu.org/licenses/>.  */
 
 /* openat2 does not translate its flags: a kernel that does not
-   implement O_RSYNC refuses it with EINVAL, and one that does keeps it
-   (F_GETFL), or refuses it with EOPNOTSUPP for a file that cannot
-   honour it.  The O_RSYNC of older headers, the value of O_SYNC, still
-   gives O_SYNC.  The open functions, by contrast, drop O_RSYNC on a
-   kernel without it (tst-open-osync).  */
+   implement O_RSYNC as an open flag bit refuses it with EINVAL, and one
+   that does keeps it (F_GETFL), or refuses it with EOPNOTSUPP for a
+   file that cannot honour it.  A kernel that takes O_RSYNC only from
+   openat2, as OPENAT2_RSYNC, sets the bit for it, which the open
+   functions rely on there.  The O_RSYNC of older headers, the value of
+   O_SYNC, still gives O_SYNC.  The open functions, by contrast, drop
+   O_RSYNC on a kernel without it (tst-open-osync).  */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +38,10 @@
 #include <support/support.h>
 #include <support/temp_file.h>
 #include <support/xunistd.h>
+
+/* The openat2-only flag of a kernel that takes O_RSYNC only from
+   openat2 (open-flags.c).  */
+#define OPENAT2_RSYNC ((uint64_t) 1 << @OSYNC_OPENAT2_RSYNC_SHIFT@)
 
 static int
 do_test (void)
@@ -54,7 +60,17 @@ do_test (void)
 		      strerrorname_np (err));
   TEST_COMPARE (r, -1);
   bool kernel_rsync = err == ENOENT;
-  printf ("info: kernel O_RSYNC %s\n", kernel_rsync ? "yes" : "no");
+  bool kernel_openat2 = false;
+  if (!kernel_rsync)
+    {
+      probe.flags = O_RDONLY | O_DSYNC | OPENAT2_RSYNC;
+      errno = 0;
+      r = syscall (SYS_openat2, AT_FDCWD, "", &probe, sizeof probe);
+      kernel_openat2 = r == -1 && errno == ENOENT;
+    }
+  printf ("info: kernel O_RSYNC %s\n",
+	  kernel_rsync ? "yes (carrier open)"
+	  : kernel_openat2 ? "yes (carrier openat2)" : "no");
 
   char *path;
   xclose (create_temp_file ("tst-openat2-osync-", &path));
@@ -71,6 +87,18 @@ do_test (void)
     printf ("info: the file system of %s does not honour O_RSYNC\n", path);
   else
     {
+      TEST_VERIFY_EXIT (fd >= 0);
+      TEST_COMPARE (fcntl (fd, F_GETFL) & (O_SYNC | O_RSYNC),
+		    O_RSYNC | O_DSYNC);
+      xclose (fd);
+    }
+
+  /* What the open functions pass where the kernel takes O_RSYNC only
+     from openat2.  */
+  if (kernel_openat2)
+    {
+      how.flags = O_RDWR | O_DSYNC | OPENAT2_RSYNC;
+      fd = openat2 (AT_FDCWD, path, &how, sizeof how);
       TEST_VERIFY_EXIT (fd >= 0);
       TEST_COMPARE (fcntl (fd, F_GETFL) & (O_SYNC | O_RSYNC),
 		    O_RSYNC | O_DSYNC);
