@@ -301,14 +301,22 @@ step_quick_build ()
   esac
 }
 
+# The new kernel with each carrier of O_RSYNC: the open flag bit
+# (kernel-image) and the alternative patch 9's openat2()-only flag
+# (kernel-image-openat2).
 step_kernel ()
 {
-  local image
-  image=$("$OSYNC_TOP/kernel/build-kernel.sh" --cache "$OSYNC_CACHE" \
-            ${LINUX_SOURCE:+--source "$LINUX_SOURCE"} | tail -n 1) || exit 1
-  [ -f "$image" ] || die "kernel/build-kernel.sh gave no kernel image"
-  echo "$image" > "$OSYNC_STATE/kernel-image"
-  echo "new kernel: $(cat "$(dirname "$image")/version") with the kernel/ series, $image"
+  local image carrier state
+  for carrier in open openat2; do
+    state=kernel-image
+    [ "$carrier" = open ] || state=kernel-image-$carrier
+    image=$("$OSYNC_TOP/kernel/build-kernel.sh" --cache "$OSYNC_CACHE" \
+              --carrier "$carrier" \
+              ${LINUX_SOURCE:+--source "$LINUX_SOURCE"} | tail -n 1) || exit 1
+    [ -f "$image" ] || die "kernel/build-kernel.sh --carrier $carrier gave no kernel image"
+    echo "$image" > "$OSYNC_STATE/$state"
+    echo "new kernel ($carrier carrier): $(cat "$(dirname "$image")/version") with the kernel/ series, $image"
+  done
 }
 
 # glibc_tests_one VARIANT BASE ABI: glibc's own tests on one built tree
@@ -366,7 +374,9 @@ make_suite_args ()
      GLIBC_TARBALL="$(state "tarball-$OSYNC_BACKPORT_BASE" | cut -d' ' -f1)"
      PATCHED_SRC="$(state "patched-src-$OSYNC_PRIMARY_BASE")"
      PRISTINE_SRC="$(state "pristine-src-$OSYNC_PRIMARY_BASE")"
-     KERNEL_IMAGE="$(state kernel-image)" LINUX_SOURCE="$LINUX_SOURCE"
+     KERNEL_IMAGE="$(state kernel-image)"
+     KERNEL_IMAGE_OPENAT2="$(state kernel-image-openat2)"
+     LINUX_SOURCE="$LINUX_SOURCE"
      "${vars[@]}")
 }
 
