@@ -317,6 +317,26 @@ step_kernel ()
     echo "$image" > "$OSYNC_STATE/$state"
     echo "new kernel ($carrier carrier): $(cat "$(dirname "$image")/version") with the kernel/ series, $image"
   done
+  # In make check, also the mainline tree's kernel that
+  # tests/osync.kernel/mainline.exp boots (kernel/boot-check.sh, the
+  # same build-kernel.sh arguments, so the same key): built here, so
+  # that no kernel build competes with the guests of the suite, whose
+  # disk counts are exact (a count of xfs's io_uring read, 1 write
+  # against 2, once did under a build of it, 2026-12-08).  Where Debian
+  # offers no newer tree, or cannot be asked, mainline.exp says so.
+  local newest linux
+  case " ${OSYNC_PLAN:-} " in *" check-suite "*) ;; *) return 0 ;; esac
+  if newest=$("$OSYNC_TOP/driver/debian-suite.sh" --cache "$OSYNC_CACHE" newest 'linux-source-[0-9.]+' 2>/dev/null); then
+    linux=${newest%% *}
+    linux=${linux#linux-source-}
+    if dpkg --compare-versions "$linux" gt 6.12; then
+      image=$("$OSYNC_TOP/kernel/build-kernel.sh" --cache "$OSYNC_CACHE" --linux "$linux" \
+                --patches "$OSYNC_TOP/kernel/patches-mainline" --boot-only | tail -n 1) || exit 1
+      echo "mainline kernel for mainline.exp: $(cat "$(dirname "$image")/version") with kernel/patches-mainline, $image"
+    fi
+  else
+    note "cannot ask Debian for its newest linux-source; mainline.exp will say why"
+  fi
 }
 
 # glibc_tests_one VARIANT BASE ABI: glibc's own tests on one built tree

@@ -31,7 +31,7 @@ progress_title ()
     build-both) echo "glibc, both bases, unpatched (with its tests) then patched" ;;
     build-patched) echo "the patched glibc" ;;
     build-baseline) echo "the unpatched glibc" ;;
-    kernel) echo "the new kernel" ;;
+    kernel) echo "the kernels: the new one with each carrier, mainline's" ;;
     demo) echo "the demonstration" ;;
     check-glibc) echo "glibc's tests on the patched trees" ;;
     check-suite) echo "the DejaGnu suite" ;;
