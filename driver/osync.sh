@@ -306,17 +306,22 @@ step_quick_build ()
 # (kernel-image-openat2).
 step_kernel ()
 {
-  local image carrier state
+  local image carrier state src=${LINUX_SOURCE:-}
   for carrier in open openat2; do
     state=kernel-image
     [ "$carrier" = open ] || state=kernel-image-$carrier
     image=$("$OSYNC_TOP/kernel/build-kernel.sh" --cache "$OSYNC_CACHE" \
-              --carrier "$carrier" \
-              ${LINUX_SOURCE:+--source "$LINUX_SOURCE"} | tail -n 1) || exit 1
+              --carrier "$carrier" ${src:+--source "$src"} | tail -n 1) || exit 1
     [ -f "$image" ] || die "kernel/build-kernel.sh --carrier $carrier gave no kernel image"
     echo "$image" > "$OSYNC_STATE/$state"
     echo "new kernel ($carrier carrier): $(cat "$(dirname "$image")/version") with the kernel/ series, $image"
+    # The tarball the first build took (Debian's newest 6.12 revision,
+    # unless LINUX_SOURCE named one), for the second build and for the
+    # suite's series checks: Debian is asked once.
+    src=$(cut -d' ' -f1 "$(dirname "$image")/source")
+    [ -f "$src" ] || die "the kernel build $image names no tarball that exists ($src); remove $(dirname "$image") and run again"
   done
+  echo "$src" > "$OSYNC_STATE/linux-source"
   # In make check, also the mainline tree's kernel that
   # tests/osync.kernel/mainline.exp boots (kernel/boot-check.sh, the
   # same build-kernel.sh arguments, so the same key): built here, so
@@ -326,7 +331,10 @@ step_kernel ()
   # offers no newer tree, or cannot be asked, mainline.exp says so.
   local newest linux
   case " ${OSYNC_PLAN:-} " in *" check-suite "*) ;; *) return 0 ;; esac
+  rm -f "$OSYNC_STATE/mainline-newest"
   if newest=$("$OSYNC_TOP/driver/debian-suite.sh" --cache "$OSYNC_CACHE" newest 'linux-source-[0-9.]+' 2>/dev/null); then
+    # mainline.exp takes the same answer.
+    echo "$newest" > "$OSYNC_STATE/mainline-newest"
     linux=${newest%% *}
     linux=${linux#linux-source-}
     if dpkg --compare-versions "$linux" gt 6.12; then
@@ -396,7 +404,7 @@ make_suite_args ()
      PRISTINE_SRC="$(state "pristine-src-$OSYNC_PRIMARY_BASE")"
      KERNEL_IMAGE="$(state kernel-image)"
      KERNEL_IMAGE_OPENAT2="$(state kernel-image-openat2)"
-     LINUX_SOURCE="$LINUX_SOURCE"
+     LINUX_SOURCE="${LINUX_SOURCE:-$(cat "$OSYNC_STATE/linux-source" 2>/dev/null)}"
      "${vars[@]}")
 }
 
