@@ -146,14 +146,20 @@ case $cmd in
   newest)
     [ $# -eq 1 ] || die "usage: $0 --cache DIR newest PACKAGE-REGEX"
     ensure_lists
+    # The names that start with the regex's literal prefix, then one
+    # apt-cache madison for all that match it (one call a name took
+    # seconds more).
+    prefix=$(sed 's/[][(){}.*+?^$|\\].*//' <<<"$1")
     best= bestv=
-    for p in $(apt-cache "${apt_opts[@]}" pkgnames 2>/dev/null | grep -E "^($1)\$" || true); do
-      for v in $(versions_of "$p"); do
+    mapfile -t names < <(apt-cache "${apt_opts[@]}" pkgnames "$prefix" 2>/dev/null | grep -E "^($1)\$" || true)
+    if [ ${#names[@]} -gt 0 ]; then
+      while read -r p v; do
         if [ -z "$bestv" ] || dpkg --compare-versions "$v" gt "$bestv"; then
           best=$p bestv=$v
         fi
-      done
-    done
+      done < <(apt-cache "${apt_opts[@]}" madison "${names[@]}" 2>/dev/null \
+                 | awk -F'|' '{ gsub(/ /, "", $1); gsub(/ /, "", $2); print $1, $2 }')
+    fi
     [ -n "$best" ] || die "no Debian suite offers a package matching '$1'"
     echo "$best $bestv" ;;
   source)
