@@ -338,7 +338,13 @@ step_kernel ()
     linux=${newest%% *}
     linux=${linux#linux-source-}
     if dpkg --compare-versions "$linux" gt 6.12; then
-      image=$("$OSYNC_TOP/kernel/build-kernel.sh" --cache "$OSYNC_CACHE" --linux "$linux" \
+      # The tarball of that version, if an earlier run unpacked it
+      # (build-kernel.sh's place for it), so as not to ask Debian again.
+      local ver=${newest#* } tree=(--linux "$linux") dir
+      dir=$OSYNC_CACHE/linux-source/linux-source-${linux}_${ver//:/%3a}_all
+      [ ! -f "$dir/done" ] || [ ! -f "$dir/usr/src/linux-source-$linux.tar.xz" ] \
+        || tree=(--source "$dir/usr/src/linux-source-$linux.tar.xz")
+      image=$("$OSYNC_TOP/kernel/build-kernel.sh" --cache "$OSYNC_CACHE" "${tree[@]}" \
                 --patches "$OSYNC_TOP/kernel/patches-mainline" --boot-only | tail -n 1) || exit 1
       echo "mainline kernel for mainline.exp: $(cat "$(dirname "$image")/version") with kernel/patches-mainline, $image"
     fi
